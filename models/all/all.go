@@ -1,0 +1,8 @@
+// Package all imports every model package so that their specs (and their
+// experiments) are registered. The app and the CLI import it once.
+package all
+
+import (
+	// Each import registers models in lupilab/models/model.
+	_ "lupilab/models/model"
+)

@@ -1,0 +1,360 @@
+package model
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"lupilab/models/data"
+)
+
+// BinaryModel is a fitted two-class model. Its decision is > 0 for the
+// positive class (+1) and < 0 for the negative class (−1). It must marshal to
+// JSON (encoding/json) so that Save works.
+type BinaryModel interface {
+	// Decision returns one decision value per row of ds (ds.X, and ds.Z for
+	// two-view models).
+	Decision(ds *data.Dataset) ([]float64, error)
+	Report() *Report
+}
+
+// Probabilistic is implemented by binary models with probability outputs: P(y = +1 | x).
+type Probabilistic interface {
+	Probability(ds *data.Dataset) ([]float64, error)
+}
+
+// MultiView is implemented by two-view binary models that have per-view rules.
+type MultiView interface {
+	// ViewDecisions returns decision values per view, keyed "A" and "B".
+	ViewDecisions(ds *data.Dataset) (map[string][]float64, error)
+}
+
+// BinaryFitFunc trains a binary model on labels y ∈ {−1, +1} (len = train rows).
+// train.Y / train.Classes may describe the original multi-class task; use y.
+type BinaryFitFunc func(ctx context.Context, train *data.Dataset, y []float64, v Values, opt Options) (BinaryModel, error)
+
+// BinaryLoadFunc rebuilds a binary model from its JSON.
+type BinaryLoadFunc func(raw json.RawMessage) (BinaryModel, error)
+
+// StrategyParam is the parameter that picks the multi-class strategy of a
+// binary model; add it to a spec's Params for models that support both.
+func StrategyParam() Param {
+	return Param{Name: "multiclass", Label: "Multi-class", Kind: Choice, Default: "ovr",
+		Choices: []string{"ovr", "ovo"},
+		Help:    "How more than two classes are handled: one-vs-rest (one model per class) or one-vs-one (one per pair, majority vote)."}
+}
+
+// WrapBinary turns a binary fitter into a FitFunc / Load pair for a spec: two
+// classes train one model; more classes train one-vs-rest or one-vs-one models
+// according to the "multiclass" parameter (default one-vs-rest).
+func WrapBinary(id string, fit BinaryFitFunc, load BinaryLoadFunc) (FitFunc, func(json.RawMessage) (Fitted, error)) {
+	fitFn := func(ctx context.Context, train *data.Dataset, v Values, opt Options) (Fitted, error) {
+		if err := train.Validate(); err != nil {
+			return nil, err
+		}
+		if err := train.RequireClasses(); err != nil {
+			return nil, err
+		}
+		start := time.Now()
+		k := len(train.Classes)
+		c := &Classifier{ID: id, Classes: append([]string(nil), train.Classes...), Strategy: "binary"}
+		var tasks []binaryTask
+		switch {
+		case k == 2:
+			y, _ := train.BinaryY()
+			tasks = []binaryTask{{rows: nil, y: y, pos: 1, neg: 0}}
+		case v["multiclass"] == "ovo":
+			c.Strategy = "ovo"
+			for a := 0; a < k; a++ {
+				for b := a + 1; b < k; b++ {
+					var rows []int
+					var y []float64
+					for i, cl := range train.Y {
+						if cl == a || cl == b {
+							rows = append(rows, i)
+							if cl == b {
+								y = append(y, 1)
+							} else {
+								y = append(y, -1)
+							}
+						}
+					}
+					if len(rows) == 0 {
+						continue
+					}
+					tasks = append(tasks, binaryTask{rows: rows, y: y, pos: b, neg: a})
+				}
+			}
+		default:
+			c.Strategy = "ovr"
+			for a := 0; a < k; a++ {
+				y := make([]float64, len(train.Y))
+				for i, cl := range train.Y {
+					if cl == a {
+						y[i] = 1
+					} else {
+						y[i] = -1
+					}
+				}
+				tasks = append(tasks, binaryTask{y: y, pos: a, neg: -1})
+			}
+		}
+		rep := &Report{Model: id, Params: v.Clone(), NTrain: train.Rows(), Converged: true}
+		support := map[int]bool{}
+		for ti, t := range tasks {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			sub := train
+			if t.rows != nil {
+				sub = Subset(train, t.rows)
+			}
+			subOpt := opt
+			if opt.Progress != nil {
+				base, span := float64(ti)/float64(len(tasks)), 1/float64(len(tasks))
+				stage := fmt.Sprintf("model %d of %d", ti+1, len(tasks))
+				subOpt.Progress = func(p Progress) {
+					f := p.Fraction
+					if f < 0 {
+						f = 0
+					}
+					p.Fraction = base + span*f
+					if len(tasks) > 1 {
+						p.Stage = stage
+					}
+					opt.Progress(p)
+				}
+			}
+			m, err := fit(ctx, sub, t.y, v, subOpt)
+			if err != nil {
+				if len(tasks) > 1 {
+					return nil, fmt.Errorf("%s vs %s: %w", train.Classes[t.pos], negName(train.Classes, t.neg), err)
+				}
+				return nil, err
+			}
+			c.Models = append(c.Models, m)
+			c.Pos = append(c.Pos, t.pos)
+			c.Neg = append(c.Neg, t.neg)
+			r := m.Report()
+			rep.Sub = append(rep.Sub, r)
+			rep.Iterations += r.Iterations
+			rep.Objective += r.Objective
+			rep.Converged = rep.Converged && r.Converged
+			rep.Warnings = append(rep.Warnings, r.Warnings...)
+			for _, s := range r.Support {
+				if t.rows != nil {
+					s = t.rows[s]
+				}
+				support[s] = true
+			}
+		}
+		rep.NSupport = len(support)
+		for s := range support {
+			rep.Support = append(rep.Support, s)
+		}
+		sortInts(rep.Support)
+		if len(tasks) == 1 {
+			r := rep.Sub[0]
+			rep.Rho, rep.Extras, rep.Diagnostics, rep.Support, rep.NSupport = r.Rho, r.Extras, r.Diagnostics, r.Support, r.NSupport
+			rep.Sub = nil
+		}
+		rep.TrainSeconds = time.Since(start).Seconds()
+		c.report = rep
+		return c, nil
+	}
+	loadFn := func(raw json.RawMessage) (Fitted, error) {
+		var w struct {
+			Classes  []string          `json:"classes"`
+			Strategy string            `json:"strategy"`
+			Pos      []int             `json:"pos"`
+			NegIdx   []int             `json:"neg"`
+			Models   []json.RawMessage `json:"models"`
+			Report   *Report           `json:"report"`
+		}
+		if err := json.Unmarshal(raw, &w); err != nil {
+			return nil, fmt.Errorf("model %s: %w", id, err)
+		}
+		if len(w.Models) == 0 || len(w.Pos) != len(w.Models) || len(w.NegIdx) != len(w.Models) || len(w.Classes) < 2 {
+			return nil, fmt.Errorf("model %s: malformed saved classifier", id)
+		}
+		c := &Classifier{ID: id, Classes: w.Classes, Strategy: w.Strategy, Pos: w.Pos, Neg: w.NegIdx, report: w.Report}
+		for _, p := range append(append([]int{}, w.Pos...), w.NegIdx...) {
+			if p < -1 || p >= len(w.Classes) {
+				return nil, fmt.Errorf("model %s: class index %d out of range", id, p)
+			}
+		}
+		for _, r := range w.Models {
+			m, err := load(r)
+			if err != nil {
+				return nil, err
+			}
+			c.Models = append(c.Models, m)
+		}
+		if c.report == nil {
+			c.report = &Report{Model: id}
+		}
+		return c, nil
+	}
+	return fitFn, loadFn
+}
+
+type binaryTask struct {
+	rows     []int
+	y        []float64
+	pos, neg int // class indices; neg = −1 for "rest"
+}
+
+func negName(classes []string, i int) string {
+	if i < 0 {
+		return "rest"
+	}
+	return classes[i]
+}
+
+// Classifier is the Fitted model that WrapBinary returns: one binary model
+// (two classes) or several (one-vs-rest / one-vs-one).
+type Classifier struct {
+	ID       string
+	Classes  []string
+	Strategy string // "binary", "ovr" or "ovo"
+	Pos, Neg []int  // per model: class index of its +1 side and of its −1 side (−1 = rest)
+	Models   []BinaryModel
+	report   *Report
+}
+
+// Report implements Fitted.
+func (c *Classifier) Report() *Report { return c.report }
+
+// MarshalJSON saves the classifier (see Save).
+func (c *Classifier) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Classes  []string      `json:"classes"`
+		Strategy string        `json:"strategy"`
+		Pos      []int         `json:"pos"`
+		Neg      []int         `json:"neg"`
+		Models   []BinaryModel `json:"models"`
+		Report   *Report       `json:"report"`
+	}{c.Classes, c.Strategy, c.Pos, c.Neg, c.Models, c.report})
+}
+
+// Predict implements Fitted.
+func (c *Classifier) Predict(ds *data.Dataset) (*Prediction, error) {
+	n := ds.Rows()
+	if n == 0 {
+		return nil, data.ErrNoData
+	}
+	dec := make([][]float64, len(c.Models))
+	for m, bm := range c.Models {
+		d, err := bm.Decision(ds)
+		if err != nil {
+			return nil, err
+		}
+		if len(d) != n {
+			return nil, fmt.Errorf("model %s: %d decision values for %d rows", c.ID, len(d), n)
+		}
+		for _, x := range d {
+			if math.IsNaN(x) {
+				return nil, errors.New("model " + c.ID + ": the decision value is NaN")
+			}
+		}
+		dec[m] = d
+	}
+	p := &Prediction{Labels: make([]int, n), Decision: make([]float64, n)}
+	k := len(c.Classes)
+	switch c.Strategy {
+	case "binary":
+		copy(p.Decision, dec[0])
+		for i, d := range dec[0] {
+			if d > 0 {
+				p.Labels[i] = c.Pos[0]
+			} else {
+				p.Labels[i] = c.Neg[0]
+			}
+		}
+		if pm, ok := c.Models[0].(Probabilistic); ok {
+			pr, err := pm.Probability(ds)
+			if err != nil {
+				return nil, err
+			}
+			p.Prob = make([][]float64, n)
+			for i, q := range pr {
+				p.Prob[i] = []float64{1 - q, q}
+			}
+		}
+		if mv, ok := c.Models[0].(MultiView); ok {
+			views, err := mv.ViewDecisions(ds)
+			if err != nil {
+				return nil, err
+			}
+			p.Views = views
+		}
+	case "ovr":
+		p.Scores = make([][]float64, n)
+		for i := 0; i < n; i++ {
+			s := make([]float64, k)
+			for m := range c.Models {
+				s[c.Pos[m]] = dec[m][i]
+			}
+			best := 0
+			for j := 1; j < k; j++ {
+				if s[j] > s[best] {
+					best = j
+				}
+			}
+			p.Scores[i], p.Labels[i], p.Decision[i] = s, best, s[best]
+		}
+	case "ovo":
+		p.Scores = make([][]float64, n)
+		for i := 0; i < n; i++ {
+			votes := make([]float64, k)
+			for m := range c.Models {
+				if dec[m][i] > 0 {
+					votes[c.Pos[m]]++
+				} else {
+					votes[c.Neg[m]]++
+				}
+			}
+			best := 0 // ties go to the lowest class index, as in LIBSVM
+			for j := 1; j < k; j++ {
+				if votes[j] > votes[best] {
+					best = j
+				}
+			}
+			p.Scores[i], p.Labels[i], p.Decision[i] = votes, best, votes[best]
+		}
+	default:
+		return nil, fmt.Errorf("model %s: unknown multi-class strategy %q", c.ID, c.Strategy)
+	}
+	return p, nil
+}
+
+// Subset returns the rows of ds listed in rows (X, Z, Y, Tags), sharing names
+// and classes.
+func Subset(ds *data.Dataset, rows []int) *data.Dataset {
+	out := *ds
+	out.X = pickRows(ds.X, rows)
+	if ds.Z != nil {
+		out.Z = pickRows(ds.Z, rows)
+	}
+	if ds.Tags != nil {
+		out.Tags = pickRows(ds.Tags, rows)
+	}
+	if ds.Y != nil {
+		out.Y = make([]int, len(rows))
+		for i, r := range rows {
+			out.Y[i] = ds.Y[r]
+		}
+	}
+	return &out
+}
+
+func sortInts(a []int) {
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && a[j] < a[j-1]; j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
+}

@@ -1,0 +1,102 @@
+package model
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// FormatName and FormatVersion identify LUPI Lab's saved-model JSON.
+const (
+	FormatName    = "lupilab-model"
+	FormatVersion = 1
+)
+
+// Saved is the versioned envelope of a saved model.
+type Saved struct {
+	Format  string          `json:"format"`
+	Version int             `json:"version"`
+	Model   string          `json:"model"`
+	Params  Values          `json:"params,omitempty"`
+	Fitted  json.RawMessage `json:"fitted"`
+}
+
+// Save serialises a fitted model of the given spec id.
+func Save(id string, f Fitted) ([]byte, error) {
+	raw, err := json.Marshal(f)
+	if err != nil {
+		return nil, fmt.Errorf("model %s: cannot save: %w", id, err)
+	}
+	var params Values
+	if r := f.Report(); r != nil {
+		params = r.Params
+	}
+	return json.MarshalIndent(Saved{Format: FormatName, Version: FormatVersion, Model: id, Params: params, Fitted: raw}, "", " ")
+}
+
+// Load rebuilds a fitted model saved by Save, returning its spec too.
+func Load(b []byte) (*Spec, Fitted, error) {
+	var s Saved
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, nil, fmt.Errorf("not a LUPI Lab model file: %w", err)
+	}
+	if s.Format != FormatName {
+		return nil, nil, errors.New("not a LUPI Lab model file (format field missing or wrong)")
+	}
+	if s.Version < 1 || s.Version > FormatVersion {
+		return nil, nil, fmt.Errorf("model file version %d is not supported (this build reads up to %d)", s.Version, FormatVersion)
+	}
+	spec, err := Lookup(s.Model)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := spec.Load(s.Fitted)
+	if err != nil {
+		return nil, nil, err
+	}
+	return spec, f, nil
+}
+
+// Matrix is a JSON-friendly dense matrix for saved models.
+type Matrix struct {
+	Rows int       `json:"rows"`
+	Cols int       `json:"cols"`
+	Data []float64 `json:"data"` // row-major
+}
+
+// MatrixOf copies m (nil gives nil).
+func MatrixOf(m mat.Matrix) *Matrix {
+	if m == nil {
+		return nil
+	}
+	r, c := m.Dims()
+	out := &Matrix{Rows: r, Cols: c, Data: make([]float64, 0, r*c)}
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			out.Data = append(out.Data, m.At(i, j))
+		}
+	}
+	return out
+}
+
+// Dense returns the matrix as a *mat.Dense, checking its shape.
+func (m *Matrix) Dense() (*mat.Dense, error) {
+	if m == nil {
+		return nil, nil
+	}
+	if m.Rows <= 0 || m.Cols <= 0 || len(m.Data) != m.Rows*m.Cols {
+		return nil, fmt.Errorf("saved matrix: %d×%d with %d values", m.Rows, m.Cols, len(m.Data))
+	}
+	return mat.NewDense(m.Rows, m.Cols, append([]float64(nil), m.Data...)), nil
+}
+
+func pickRows(m *mat.Dense, rows []int) *mat.Dense {
+	_, c := m.Dims()
+	out := mat.NewDense(len(rows), c, nil)
+	for i, r := range rows {
+		out.SetRow(i, m.RawRowView(r))
+	}
+	return out
+}
