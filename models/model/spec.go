@@ -104,8 +104,12 @@ type FitFunc func(ctx context.Context, train *data.Dataset, v Values, opt Option
 
 // Options are the non-hyper-parameter settings of a fit.
 type Options struct {
-	Seed     int64          // for anything random (Platt CV folds, restarts, …)
-	Progress func(Progress) // may be nil; called from the fitting goroutine
+	Seed int64 // for anything random (Platt CV folds, restarts, …)
+	// Progress may be nil. Fits must call it (through Options.Report) often:
+	// at least every ~10 ms of work. In the browser Go's wasm is single
+	// threaded and this callback is where the page gets to redraw (it sleeps
+	// briefly), so a solver that never reports freezes the tab.
+	Progress func(Progress)
 }
 
 // Report sends p to the progress callback when there is one.
