@@ -1,0 +1,468 @@
+// Package gsmo is a generalised SMO solver for the dual of SVM+ with the
+// hinge loss (SVM1+), paper 000 eq (2) (Vapnik & Vashist 2009):
+//
+//	min_{α,β}  ½(α∘y)ᵀK(α∘y) + (1/2λ)(α+β−C1)ᵀK̃(α+β−C1) − 1ᵀα
+//	s.t.       Σᵢ(αᵢ + βᵢ − C) = 0,  yᵀα = 0,  α ≥ 0,  β ≥ 0,
+//
+// a 2n-variable problem with two equality constraints. Following Pechyony,
+// Izmailov, Vashist & Vapnik (2010) it moves along the three kinds of sparse
+// direction that keep both equalities:
+//
+//	(I)   βᵢ += t, βⱼ −= t;
+//	(II)  αᵢ += t, αⱼ −= t with yᵢ = yⱼ;
+//	(III) αᵢ += t, αⱼ += t with yᵢ ≠ yⱼ and βₖ −= 2t (or the opposite sign).
+//
+// These are the extreme rays of the cone of feasible directions, so the
+// largest first-order violation over them is a complete KKT test. Every
+// iteration picks the most violating index of each kind, the partner index
+// (types I and II) by the largest second-order gain as in LIBSVM's WSS2, and
+// executes the kind whose exact line-search gain is largest.
+//
+// The start α = 0, β = C1 is feasible.
+package gsmo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+)
+
+// Problem is an SVM1+ dual (paper 000 eq 2).
+type Problem struct {
+	K      Matrix    // decision-space kernel matrix K (n×n)
+	KT     Matrix    // privileged kernel matrix K̃ (n×n), without an added constant
+	Y      []float64 // labels ±1
+	C      float64   // C > 0
+	Lambda float64   // λ > 0, the privileged-space regularisation
+}
+
+// Options tune the solver.
+type Options struct {
+	Eps      float64 // stopping tolerance on the maximal KKT violation (default 1e-3)
+	MaxIter  int     // default max(10⁷, 100n)
+	CacheMB  float64 // row cache per matrix, default 100
+	Progress func(iter int, violation float64)
+}
+
+// Result is the solution.
+type Result struct {
+	Alpha, Beta []float64
+	// Obj is the dual objective in minimisation form (as above).
+	Obj float64
+	// B is the offset of the decision function f(x) = Σ αᵢyᵢK(xᵢ,x) + B.
+	B float64
+	// Rho is the offset of the correcting function
+	// g(z) = (1/λ)Σ(αᵢ+βᵢ−C)K̃(zᵢ,z) + Rho (paper 000 eq 1's ρ).
+	Rho float64
+	// Slack holds ξᵢ = g(zᵢ) at the training points.
+	Slack []float64
+	// GradAlpha and GradBeta are the objective's gradients.
+	GradAlpha, GradBeta []float64
+	Iter                int
+	Converged           bool
+	// Violation is the final maximal KKT violation.
+	Violation float64
+}
+
+const tau = 1e-12
+
+// Solve solves the problem.
+func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
+	if p == nil || p.K == nil || p.KT == nil {
+		return nil, errors.New("gsmo: nil problem or matrix")
+	}
+	n := p.K.Size()
+	if n < 2 || p.KT.Size() != n || len(p.Y) != n {
+		return nil, fmt.Errorf("gsmo: inconsistent sizes (K %d, K̃ %d, y %d; need ≥ 2)", n, p.KT.Size(), len(p.Y))
+	}
+	if !(p.C > 0) || math.IsInf(p.C, 0) {
+		return nil, fmt.Errorf("gsmo: C = %v must be positive and finite", p.C)
+	}
+	if !(p.Lambda > 0) || math.IsInf(p.Lambda, 0) {
+		return nil, fmt.Errorf("gsmo: λ = %v must be positive and finite", p.Lambda)
+	}
+	npos, nneg := 0, 0
+	for i, y := range p.Y {
+		switch y {
+		case 1:
+			npos++
+		case -1:
+			nneg++
+		default:
+			return nil, fmt.Errorf("gsmo: label %d is %v, not ±1", i, y)
+		}
+	}
+	if npos == 0 || nneg == 0 {
+		return nil, errors.New("gsmo: both classes are needed")
+	}
+	if opt.Eps <= 0 {
+		opt.Eps = 1e-3
+	}
+	if opt.MaxIter <= 0 {
+		opt.MaxIter = max(10_000_000, 100*n)
+	}
+	if opt.CacheMB <= 0 {
+		opt.CacheMB = 100
+	}
+	s := &state{
+		n: n, y: p.Y, C: p.C, il: 1 / p.Lambda,
+		kc: newRowCache(p.K, opt.CacheMB), tc: newRowCache(p.KT, opt.CacheMB),
+		a: make([]float64, n), b: make([]float64, n), G: make([]float64, n), F: make([]float64, n),
+		kd: make([]float64, n), td: make([]float64, n),
+	}
+	for i := 0; i < n; i++ {
+		s.b[i] = p.C
+		s.kd[i] = p.K.Diag(i)
+		s.td[i] = p.KT.Diag(i)
+		if math.IsNaN(s.kd[i]) || math.IsInf(s.kd[i], 0) || math.IsNaN(s.td[i]) || math.IsInf(s.td[i], 0) {
+			return nil, fmt.Errorf("gsmo: kernel diagonal %d is not finite", i)
+		}
+		s.G[i], s.F[i] = 0, 0 // α = 0 and α+β−C = 0
+	}
+	res := &Result{}
+	last := time.Now()
+	iter := 0
+	var viol float64
+	for ; iter < opt.MaxIter; iter++ {
+		if iter&255 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if opt.Progress != nil && time.Since(last) > 5*time.Millisecond {
+				opt.Progress(iter, viol)
+				last = time.Now()
+			}
+		}
+		var st step
+		st, viol = s.select_()
+		if viol <= opt.Eps || st.kind == 0 {
+			res.Converged = viol <= opt.Eps
+			break
+		}
+		s.apply(st)
+	}
+	if iter >= opt.MaxIter {
+		_, viol = s.select_()
+		res.Converged = viol <= opt.Eps
+	}
+	res.Iter, res.Violation = iter, viol
+	res.Alpha, res.Beta = s.a, s.b
+	res.GradAlpha, res.GradBeta = make([]float64, n), make([]float64, n)
+	var obj float64
+	for i := 0; i < n; i++ {
+		res.GradAlpha[i] = s.G[i] + s.F[i] - 1
+		res.GradBeta[i] = s.F[i]
+		obj += 0.5*s.a[i]*s.G[i] + 0.5*(s.a[i]+s.b[i]-s.C)*s.F[i] - s.a[i]
+	}
+	res.Obj = obj
+	res.B, res.Rho = s.offsets(res.GradAlpha, res.GradBeta)
+	res.Slack = make([]float64, n)
+	for i := range res.Slack {
+		res.Slack[i] = s.F[i] + res.Rho
+	}
+	if math.IsNaN(obj) || math.IsNaN(res.B) || math.IsNaN(res.Rho) {
+		return nil, errors.New("gsmo: the solution is NaN (check the kernels for NaN/Inf)")
+	}
+	return res, nil
+}
+
+type state struct {
+	n      int
+	y      []float64
+	C, il  float64 // il = 1/λ
+	kc, tc *rowCache
+	a, b   []float64 // α, β
+	G      []float64 // Gᵢ = yᵢ (K(α∘y))ᵢ
+	F      []float64 // Fᵢ = (1/λ)(K̃(α+β−C))ᵢ
+	kd, td []float64 // diagonals
+}
+
+// step is one move: kind 1 (β pair), 2 (α pair, same class), 3 (α pair
+// across classes against one β); i, j, k its indices; t the step length
+// along the direction
+//
+//	kind 1: +e(βi) − e(βj);  kind 2: +e(αi) − e(αj);
+//	kind 3: sgn·(e(αi) + e(αj) − 2e(βk)).
+type step struct {
+	kind    int
+	i, j, k int
+	sgn     float64
+	t, gain float64
+}
+
+func (s *state) ga(i int) float64 { return s.G[i] + s.F[i] - 1 }
+
+// select_ returns the best step and the maximal KKT violation.
+func (s *state) select_() (step, float64) {
+	n := s.n
+	// First-order extremes.
+	bmin, bmaxP := -1, -1 // argmin ∇β (all), argmax ∇β over β > 0
+	amin := [2]int{-1, -1}
+	amaxP := [2]int{-1, -1} // per class (0: y = +1, 1: y = −1)
+	for i := 0; i < n; i++ {
+		gb := s.F[i]
+		if bmin < 0 || gb < s.F[bmin] {
+			bmin = i
+		}
+		if s.b[i] > 0 && (bmaxP < 0 || gb > s.F[bmaxP]) {
+			bmaxP = i
+		}
+		c := cls(s.y[i])
+		g := s.ga(i)
+		if amin[c] < 0 || g < s.ga(amin[c]) {
+			amin[c] = i
+		}
+		if s.a[i] > 0 && (amaxP[c] < 0 || g > s.ga(amaxP[c])) {
+			amaxP[c] = i
+		}
+	}
+	viol := 0.0
+	best := step{}
+	consider := func(st step) {
+		if st.kind != 0 && st.gain > best.gain {
+			best = st
+		}
+	}
+	// Type I.
+	if bmaxP >= 0 {
+		if v := s.F[bmaxP] - s.F[bmin]; v > viol {
+			viol = v
+		}
+		consider(s.bestI(bmin))
+	}
+	// Type II, per class.
+	for c := 0; c < 2; c++ {
+		if amaxP[c] >= 0 {
+			if v := s.ga(amaxP[c]) - s.ga(amin[c]); v > viol {
+				viol = v
+			}
+			consider(s.bestII(amin[c], c))
+		}
+	}
+	// Type III, increasing the α pair.
+	if bmaxP >= 0 {
+		d := s.ga(amin[0]) + s.ga(amin[1]) - 2*s.F[bmaxP]
+		if v := -d / 2; v > viol {
+			viol = v
+		}
+		if d < 0 {
+			consider(s.stepIII(amin[0], amin[1], bmaxP, 1, d))
+		}
+	}
+	// Type III, decreasing the α pair.
+	if amaxP[0] >= 0 && amaxP[1] >= 0 {
+		d := -(s.ga(amaxP[0]) + s.ga(amaxP[1])) + 2*s.F[bmin]
+		if v := -d / 2; v > viol {
+			viol = v
+		}
+		if d < 0 {
+			consider(s.stepIII(amaxP[0], amaxP[1], bmin, -1, d))
+		}
+	}
+	return best, viol
+}
+
+func cls(y float64) int {
+	if y > 0 {
+		return 0
+	}
+	return 1
+}
+
+func curv(h float64) float64 {
+	if h <= tau {
+		return tau
+	}
+	return h
+}
+
+// bestI picks j (β_j > 0) for the type-I step that raises β_i.
+func (s *state) bestI(i int) step {
+	ti := s.tc.row(i)
+	gi := s.F[i]
+	best := step{}
+	for j := 0; j < s.n; j++ {
+		if s.b[j] <= 0 || j == i {
+			continue
+		}
+		d := gi - s.F[j] // directional derivative
+		if d >= 0 {
+			continue
+		}
+		h := curv(s.il * (s.td[i] + s.td[j] - 2*ti[j]))
+		if g := d * d / h; g > best.gain {
+			best = step{kind: 1, i: i, j: j, t: -d / h, gain: g}
+		}
+	}
+	if best.kind != 0 {
+		best.t = math.Min(best.t, s.b[best.j])
+		best.gain = realGain(best.t, -(s.F[best.i] - s.F[best.j]), best.gain)
+	}
+	return best
+}
+
+// bestII picks j (α_j > 0, same class c) for the type-II step raising α_i.
+func (s *state) bestII(i, c int) step {
+	ki := s.kc.row(i)
+	ti := s.tc.row(i)
+	gi := s.ga(i)
+	best := step{}
+	for j := 0; j < s.n; j++ {
+		if s.a[j] <= 0 || j == i || cls(s.y[j]) != c {
+			continue
+		}
+		d := gi - s.ga(j)
+		if d >= 0 {
+			continue
+		}
+		h := curv(s.kd[i] + s.kd[j] - 2*ki[j] + s.il*(s.td[i]+s.td[j]-2*ti[j]))
+		if g := d * d / h; g > best.gain {
+			best = step{kind: 2, i: i, j: j, t: -d / h, gain: g}
+		}
+	}
+	if best.kind != 0 {
+		best.t = math.Min(best.t, s.a[best.j])
+		best.gain = realGain(best.t, -(s.ga(best.i) - s.ga(best.j)), best.gain)
+	}
+	return best
+}
+
+// stepIII builds the type-III step along sgn·(e(αp)+e(αq)−2e(βk)) with
+// directional derivative d < 0.
+func (s *state) stepIII(p, q, k int, sgn, d float64) step {
+	kp := s.kc.row(p)
+	tp := s.tc.row(p)
+	tq := s.tc.row(q)
+	// α part: (ep+eq)ᵀ(yyᵀ∘K)(ep+eq) with yp yq = −1; K̃ part on u = ep+eq−2ek.
+	h := s.kd[p] + s.kd[q] - 2*kp[q] +
+		s.il*(s.td[p]+s.td[q]+4*s.td[k]+2*tp[q]-4*tp[k]-4*tq[k])
+	h = curv(h)
+	t := -d / h
+	if sgn > 0 {
+		t = math.Min(t, s.b[k]/2)
+	} else {
+		t = math.Min(t, math.Min(s.a[p], s.a[q]))
+	}
+	return step{kind: 3, i: p, j: q, k: k, sgn: sgn, t: t, gain: realGain(t, -d, d*d/h)}
+}
+
+// realGain is the decrease −(t·d + ½t²h) of a clipped step, where md = −d and
+// the unclipped gain d²/h; it ranks steps by what they actually achieve.
+func realGain(t, md, full float64) float64 {
+	// With t* = md/h: decrease(t) = t·md − ½t²h = t·md − ½t²·md/t*.
+	if full <= 0 || md <= 0 {
+		return 0
+	}
+	h := md * md / full
+	return t*md - 0.5*t*t*h
+}
+
+func (s *state) apply(st step) {
+	t := st.t
+	if t <= 0 {
+		return
+	}
+	switch st.kind {
+	case 1:
+		ti, tj := s.tc.row(st.i), s.tc.row(st.j)
+		s.b[st.i] += t
+		s.b[st.j] = math.Max(0, s.b[st.j]-t)
+		c := t * s.il
+		for l := range s.F {
+			s.F[l] += c * (ti[l] - tj[l])
+		}
+	case 2:
+		ki, kj := s.kc.row(st.i), s.kc.row(st.j)
+		s.a[st.i] += t
+		s.a[st.j] = math.Max(0, s.a[st.j]-t)
+		yc := s.y[st.i] * t
+		for l := range s.G {
+			s.G[l] += yc * s.y[l] * (ki[l] - kj[l])
+		}
+		ti, tj := s.tc.row(st.i), s.tc.row(st.j)
+		c := t * s.il
+		for l := range s.F {
+			s.F[l] += c * (ti[l] - tj[l])
+		}
+	case 3:
+		p, q, k := st.i, st.j, st.k
+		dt := st.sgn * t
+		s.a[p] = math.Max(0, s.a[p]+dt)
+		s.a[q] = math.Max(0, s.a[q]+dt)
+		s.b[k] = math.Max(0, s.b[k]-2*dt)
+		kp, kq := s.kc.row(p), s.kc.row(q)
+		for l := range s.G {
+			s.G[l] += dt * s.y[l] * (kp[l] - kq[l]) // y_p = +1, y_q = −1
+		}
+		tp, tq, tk := s.tc.row(p), s.tc.row(q), s.tc.row(k)
+		c := dt * s.il
+		for l := range s.F {
+			s.F[l] += c * (tp[l] + tq[l] - 2*tk[l])
+		}
+	}
+}
+
+// offsets returns the decision offset b and the correcting offset ρ, the
+// multipliers of yᵀα = 0 and Σ(α+β−C) = 0 in the KKT conditions
+//
+//	∇αᵢ + ρ + b yᵢ ≥ 0 (= 0 if αᵢ > 0),  ∇βᵢ + ρ ≥ 0 (= 0 if βᵢ > 0),
+//
+// averaged over the free variables (no upper bounds, so every positive
+// variable is free) as LIBSVM does for ν-SVC's two offsets; when a class
+// has no free α its offset comes from the midpoint of its feasible interval.
+func (s *state) offsets(ga, gb []float64) (b, rho float64) {
+	var sb float64
+	nb := 0
+	for i := 0; i < s.n; i++ {
+		if s.b[i] > 0 {
+			sb += -gb[i]
+			nb++
+		}
+	}
+	var sc [2]float64
+	var nc [2]int
+	for i := 0; i < s.n; i++ {
+		if s.a[i] > 0 {
+			c := cls(s.y[i])
+			sc[c] += -ga[i]
+			nc[c]++
+		}
+	}
+	switch {
+	case nc[0] > 0 && nc[1] > 0:
+		// r₊ = ρ + b, r₋ = ρ − b.
+		rp, rm := sc[0]/float64(nc[0]), sc[1]/float64(nc[1])
+		b = (rp - rm) / 2
+		if nb > 0 {
+			rho = sb / float64(nb)
+		} else {
+			rho = (rp + rm) / 2
+		}
+	default:
+		// α = 0: ρ from the free β (all β > 0 here since Σβ = nC), b from the
+		// α-bounds: yᵢ b ≥ −∇αᵢ − ρ.
+		if nb > 0 {
+			rho = sb / float64(nb)
+		}
+		lo, hi := math.Inf(-1), math.Inf(1)
+		for i := 0; i < s.n; i++ {
+			r := -ga[i] - rho
+			if s.y[i] > 0 {
+				lo = math.Max(lo, r)
+			} else {
+				hi = math.Min(hi, -r)
+			}
+		}
+		switch {
+		case !math.IsInf(lo, 0) && !math.IsInf(hi, 0):
+			b = (lo + hi) / 2
+		case !math.IsInf(lo, 0):
+			b = lo
+		case !math.IsInf(hi, 0):
+			b = hi
+		}
+	}
+	return b, rho
+}

@@ -1,0 +1,140 @@
+package gsmo
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"testing"
+)
+
+type fixture struct {
+	Name   string    `json:"name"`
+	N      int       `json:"n"`
+	K      []float64 `json:"K"`
+	KTilde []float64 `json:"KT"`
+	Y      []float64 `json:"y"`
+	C      float64   `json:"C"`
+	Lambda float64   `json:"lambda_"`
+	Alpha  []float64 `json:"alpha"`
+	Beta   []float64 `json:"beta"`
+	Obj    float64   `json:"obj"`
+}
+
+func loadFixtures(t *testing.T) []fixture {
+	b, err := os.ReadFile("testdata/svm1plus_cvxopt.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Cases []fixture `json:"cases"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Cases) == 0 {
+		t.Fatal("no fixtures")
+	}
+	return f.Cases
+}
+
+// objective recomputes the SVM1+ dual objective (paper 000 eq 2, min form)
+// from scratch.
+func objective(K, KT []float64, y, a, b []float64, C, lam float64) float64 {
+	n := len(y)
+	var q1, q2, s float64
+	for i := 0; i < n; i++ {
+		s += a[i]
+		for j := 0; j < n; j++ {
+			q1 += a[i] * y[i] * K[i*n+j] * a[j] * y[j]
+			q2 += (a[i] + b[i] - C) * KT[i*n+j] * (a[j] + b[j] - C)
+		}
+	}
+	return 0.5*q1 + q2/(2*lam) - s
+}
+
+// kktResidual is the largest violation of the KKT conditions of eq (2)
+// with the solver's multipliers, computed independently of the solver.
+func kktResidual(K, KT []float64, y []float64, r *Result, C, lam float64) float64 {
+	n := len(y)
+	res := 0.0
+	up := func(v float64) {
+		if v > res {
+			res = v
+		}
+	}
+	var e1, e2 float64
+	for i := 0; i < n; i++ {
+		var g, f float64
+		for j := 0; j < n; j++ {
+			g += K[i*n+j] * r.Alpha[j] * y[j]
+			f += KT[i*n+j] * (r.Alpha[j] + r.Beta[j] - C)
+		}
+		ga := y[i]*g + f/lam - 1 + r.Rho + r.B*y[i]
+		gb := f/lam + r.Rho
+		up(-math.Min(r.Alpha[i], 0))
+		up(-math.Min(r.Beta[i], 0))
+		up(-math.Min(ga, 0))
+		up(-math.Min(gb, 0))
+		up(math.Abs(r.Alpha[i] * ga))
+		up(math.Abs(r.Beta[i] * gb))
+		e1 += r.Alpha[i] + r.Beta[i] - C
+		e2 += r.Alpha[i] * y[i]
+	}
+	up(math.Abs(e1))
+	up(math.Abs(e2))
+	return res
+}
+
+func TestAgainstCvxopt(t *testing.T) {
+	for _, f := range loadFixtures(t) {
+		p := &Problem{K: &Dense{f.N, f.K}, KT: &Dense{f.N, f.KTilde}, Y: f.Y, C: f.C, Lambda: f.Lambda}
+		r, err := Solve(context.Background(), p, Options{Eps: 1e-9})
+		if err != nil {
+			t.Fatalf("%s: %v", f.Name, err)
+		}
+		if !r.Converged {
+			t.Errorf("%s: not converged after %d iterations (violation %g)", f.Name, r.Iter, r.Violation)
+		}
+		obj := objective(f.K, f.KTilde, f.Y, r.Alpha, r.Beta, f.C, f.Lambda)
+		if math.Abs(obj-r.Obj) > 1e-9*math.Max(1, math.Abs(obj)) {
+			t.Errorf("%s: reported objective %v, recomputed %v", f.Name, r.Obj, obj)
+		}
+		if rel := math.Abs(obj-f.Obj) / math.Max(1, math.Abs(f.Obj)); rel > 1e-6 {
+			t.Errorf("%s: objective %.12g, cvxopt %.12g (rel %g)", f.Name, obj, f.Obj, rel)
+		}
+		if k := kktResidual(f.K, f.KTilde, f.Y, r, f.C, f.Lambda); k > 1e-6 {
+			t.Errorf("%s: KKT residual %g", f.Name, k)
+		}
+		t.Logf("%s: obj %.10g (cvxopt %.10g), %d iterations", f.Name, obj, f.Obj, r.Iter)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	k := &Dense{2, []float64{1, 0, 0, 1}}
+	cases := map[string]*Problem{
+		"nil":        nil,
+		"one class":  {K: k, KT: k, Y: []float64{1, 1}, C: 1, Lambda: 1},
+		"bad label":  {K: k, KT: k, Y: []float64{1, 0}, C: 1, Lambda: 1},
+		"C zero":     {K: k, KT: k, Y: []float64{1, -1}, C: 0, Lambda: 1},
+		"C NaN":      {K: k, KT: k, Y: []float64{1, -1}, C: math.NaN(), Lambda: 1},
+		"lambda neg": {K: k, KT: k, Y: []float64{1, -1}, C: 1, Lambda: -1},
+		"sizes":      {K: k, KT: &Dense{1, []float64{1}}, Y: []float64{1, -1}, C: 1, Lambda: 1},
+		"NaN kernel": {K: &Dense{2, []float64{math.NaN(), 0, 0, 1}}, KT: k, Y: []float64{1, -1}, C: 1, Lambda: 1},
+	}
+	for name, p := range cases {
+		if _, err := Solve(context.Background(), p, Options{}); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+func TestCancel(t *testing.T) {
+	f := loadFixtures(t)[0]
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	p := &Problem{K: &Dense{f.N, f.K}, KT: &Dense{f.N, f.KTilde}, Y: f.Y, C: f.C, Lambda: f.Lambda}
+	if _, err := Solve(ctx, p, Options{}); err != context.Canceled {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+}
