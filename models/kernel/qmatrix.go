@@ -1,0 +1,147 @@
+package kernel
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+)
+
+// QMatrix serves rows of Q_ij = s_i s_j K(x_i, x_j) + Shift·[i = j] on demand,
+// without forming the n×n matrix: each entry costs one dot product (the
+// squared norms ‖x_i‖² are precomputed, so RBF needs no second pass). With
+// s = y it is the C-SVM dual matrix yyᵀ∘K; with a shift 1/(2C) it is the
+// squared-hinge dual. It implements smo.Matrix and smo.SubRower. Row caching
+// is the solver's job (smo keeps an LRU cache with a memory budget).
+type QMatrix struct {
+	k     Kernel
+	n, d  int
+	x     []float64 // row-major n×d copy of X
+	sq    []float64 // ‖x_i‖²
+	s     []float64 // signs (nil ⇒ all +1)
+	shift float64
+	diag  []float64
+}
+
+// NewQ builds the row server for Q = (s sᵀ)∘K(X, X) + shift·I. s may be nil
+// (no signs). For the precomputed kind X must be n×n.
+func NewQ(k Kernel, X *mat.Dense, s []float64, shift float64) (*QMatrix, error) {
+	if err := k.Validate(); err != nil {
+		return nil, err
+	}
+	if X == nil {
+		return nil, errors.New("kernel: no data")
+	}
+	n, d := X.Dims()
+	if s != nil && len(s) != n {
+		return nil, fmt.Errorf("kernel: %d signs for %d rows", len(s), n)
+	}
+	if k.Kind == Precomputed && d != n {
+		return nil, fmt.Errorf("kernel: a precomputed kernel needs an n×n matrix, got %d×%d", n, d)
+	}
+	if math.IsNaN(shift) || math.IsInf(shift, 0) {
+		return nil, errors.New("kernel: the diagonal shift must be finite")
+	}
+	q := &QMatrix{k: k, n: n, d: d, x: make([]float64, n*d), sq: make([]float64, n), s: s, shift: shift, diag: make([]float64, n)}
+	for i := 0; i < n; i++ {
+		r := X.RawRowView(i)
+		for _, v := range r {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("kernel: row %d holds %v", i+1, v)
+			}
+		}
+		copy(q.x[i*d:(i+1)*d], r)
+		q.sq[i] = floats.Dot(r, r)
+	}
+	for i := 0; i < n; i++ {
+		q.diag[i] = q.entry(i, i) + shift
+	}
+	return q, nil
+}
+
+func (q *QMatrix) row(i int) []float64 { return q.x[i*q.d : (i+1)*q.d] }
+
+// entry is s_i s_j K(x_i, x_j) (no shift).
+func (q *QMatrix) entry(i, j int) float64 {
+	var v float64
+	if q.k.Kind == Precomputed {
+		v = (q.x[i*q.d+j] + q.x[j*q.d+i]) / 2
+	} else {
+		v = q.k.fromDot(floats.Dot(q.row(i), q.row(j)), q.sq[i], q.sq[j])
+	}
+	if q.s != nil {
+		v *= q.s[i] * q.s[j]
+	}
+	return v
+}
+
+// Size returns n.
+func (q *QMatrix) Size() int { return q.n }
+
+// Diag returns Q_ii.
+func (q *QMatrix) Diag(i int) float64 { return q.diag[i] }
+
+// Row writes row i of Q into dst (len n).
+func (q *QMatrix) Row(i int, dst []float64) {
+	for j := 0; j < q.n; j++ {
+		dst[j] = q.entry(i, j)
+	}
+	dst[i] += q.shift
+}
+
+// SubRow writes Q_{i, idx[t]} into dst[t] for every t.
+func (q *QMatrix) SubRow(i int, idx []int, dst []float64) {
+	xi := q.row(i)
+	sqi := q.sq[i]
+	d := q.d
+	switch q.k.Kind {
+	case RBF:
+		g := -q.k.Gamma
+		for t, j := range idx {
+			xj := q.x[j*d : (j+1)*d]
+			var dot float64
+			if d <= 16 {
+				for c, v := range xi {
+					dot += v * xj[c]
+				}
+			} else {
+				dot = floats.Dot(xi, xj)
+			}
+			dist := sqi + q.sq[j] - 2*dot
+			if dist < 0 {
+				dist = 0
+			}
+			dst[t] = math.Exp(g * dist)
+		}
+	case Precomputed:
+		for t, j := range idx {
+			dst[t] = q.entry(i, j)
+		}
+		q.finish(i, idx, dst, true)
+		return
+	default:
+		for t, j := range idx {
+			dst[t] = q.k.fromDot(floats.Dot(xi, q.x[j*d:(j+1)*d]), sqi, q.sq[j])
+		}
+	}
+	q.finish(i, idx, dst, false)
+}
+
+// finish applies signs (unless already applied) and the diagonal shift.
+func (q *QMatrix) finish(i int, idx []int, dst []float64, signed bool) {
+	if q.s != nil && !signed {
+		si := q.s[i]
+		for t, j := range idx {
+			dst[t] *= si * q.s[j]
+		}
+	}
+	if q.shift != 0 {
+		for t, j := range idx {
+			if j == i {
+				dst[t] += q.shift
+			}
+		}
+	}
+}

@@ -1,0 +1,117 @@
+package smo
+
+// rowCache is an LRU cache of rows of Q indexed by solver position (the
+// solver permutes variables while shrinking, as LIBSVM does). A cached row
+// holds the entries for positions [0, len(data)); asking for a longer prefix
+// computes only the missing tail. The total number of cached float64 entries
+// stays within budget (at least two full rows, since the solver holds the
+// rows of both working-set variables at once).
+type rowCache struct {
+	budget int // entries
+	used   int
+	rows   []*centry // by position; nil when not cached
+	head   centry    // sentinel of the LRU list: head.next is the least recently used
+}
+
+type centry struct {
+	pos        int
+	data       []float64
+	prev, next *centry
+}
+
+func newRowCache(n int, mb float64) *rowCache {
+	b := int(mb * (1 << 20) / 8)
+	if min := 2*n + 16; b < min {
+		b = min
+	}
+	c := &rowCache{budget: b, rows: make([]*centry, n)}
+	c.head.prev, c.head.next = &c.head, &c.head
+	return c
+}
+
+func (c *rowCache) unlink(e *centry) {
+	e.prev.next = e.next
+	e.next.prev = e.prev
+}
+
+func (c *rowCache) pushBack(e *centry) {
+	e.prev = c.head.prev
+	e.next = &c.head
+	e.prev.next = e
+	c.head.prev = e
+}
+
+// get returns the first length entries of row pos, calling fill(pos, from,
+// dst) to compute dst[from:] when they are not all cached.
+func (c *rowCache) get(pos, length int, fill func(pos, from int, dst []float64)) []float64 {
+	e := c.rows[pos]
+	if e != nil {
+		c.unlink(e)
+		if len(e.data) >= length {
+			c.pushBack(e)
+			return e.data[:length]
+		}
+	} else {
+		e = &centry{pos: pos}
+		c.rows[pos] = e
+	}
+	have := len(e.data)
+	if cap(e.data) < length {
+		// make room, then grow
+		need := length - cap(e.data)
+		var reuse []float64
+		for c.used+need > c.budget && c.head.next != &c.head {
+			v := c.head.next
+			c.unlink(v)
+			c.rows[v.pos] = nil
+			c.used -= cap(v.data)
+			if reuse == nil && cap(v.data) >= length {
+				reuse = v.data
+			}
+			v.data = nil
+		}
+		var nd []float64
+		if reuse != nil {
+			nd = reuse[:length]
+			c.used += cap(reuse)
+		} else {
+			nd = make([]float64, length)
+			c.used += length
+		}
+		copy(nd, e.data[:have])
+		c.used -= cap(e.data)
+		e.data = nd
+	} else {
+		e.data = e.data[:length]
+	}
+	fill(pos, have, e.data)
+	c.pushBack(e)
+	return e.data
+}
+
+// swap exchanges positions i < j: the rows themselves and, in every cached
+// row, entries i and j (a row that covers i but not j is cut back to i).
+func (c *rowCache) swap(i, j int) {
+	if i == j {
+		return
+	}
+	if i > j {
+		i, j = j, i
+	}
+	c.rows[i], c.rows[j] = c.rows[j], c.rows[i]
+	if c.rows[i] != nil {
+		c.rows[i].pos = i
+	}
+	if c.rows[j] != nil {
+		c.rows[j].pos = j
+	}
+	for e := c.head.next; e != &c.head; e = e.next {
+		if len(e.data) > i {
+			if len(e.data) > j {
+				e.data[i], e.data[j] = e.data[j], e.data[i]
+			} else {
+				e.data = e.data[:i]
+			}
+		}
+	}
+}

@@ -1,0 +1,288 @@
+package smo
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// randomProblem builds Q = AAᵀ + ridge·I (PSD; PD when ridge > 0) with
+// rank-limited A, random p and ±1 labels.
+func randomProblem(rng *rand.Rand, n, rank int, ridge float64) (*mat.SymDense, []float64, []float64) {
+	a := mat.NewDense(n, rank, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < rank; j++ {
+			a.Set(i, j, rng.NormFloat64())
+		}
+	}
+	q := mat.NewSymDense(n, nil)
+	q.SymOuterK(1, a)
+	for i := 0; i < n; i++ {
+		q.SetSym(i, i, q.At(i, i)+ridge)
+	}
+	p := make([]float64, n)
+	y := make([]float64, n)
+	for i := range p {
+		p[i] = -1 + 0.5*rng.NormFloat64()
+		y[i] = 1
+		if rng.IntN(2) == 0 {
+			y[i] = -1
+		}
+	}
+	return q, p, y
+}
+
+// kktResidual returns the largest violation of the KKT conditions of the
+// problem at r (with multiplier −rho on the equality): the gradient
+// ∇ᵢ − yᵢρ must be ≥ 0 at αᵢ = 0, ≤ 0 at αᵢ = Uᵢ and 0 in between. It also
+// recomputes ∇ = Qα + p independently and checks feasibility.
+func kktResidual(t *testing.T, q *mat.SymDense, p, y, u []float64, delta float64, r *Result) float64 {
+	t.Helper()
+	n := len(p)
+	g := mat.NewVecDense(n, nil)
+	g.MulVec(q, mat.NewVecDense(n, append([]float64(nil), r.Alpha...)))
+	worst := 0.0
+	sum := 0.0
+	obj := 0.0
+	for i := 0; i < n; i++ {
+		gi := g.AtVec(i) + p[i]
+		obj += 0.5*r.Alpha[i]*g.AtVec(i) + p[i]*r.Alpha[i]
+		if d := math.Abs(gi - r.Grad[i]); d > 1e-8*(1+math.Abs(gi)) {
+			t.Fatalf("gradient %d: solver %g, recomputed %g", i, r.Grad[i], gi)
+		}
+		ui := math.Inf(1)
+		if u != nil {
+			ui = u[i]
+		}
+		a := r.Alpha[i]
+		if a < 0 || a > ui {
+			t.Fatalf("alpha %d = %g outside [0, %g]", i, a, ui)
+		}
+		yi := 1.0
+		if y != nil {
+			yi = y[i]
+			sum += yi * a
+		}
+		res := gi - yi*r.Rho
+		var v float64
+		switch {
+		case ui == 0:
+			v = 0
+		case a <= 0:
+			v = math.Max(-res, 0)
+		case a >= ui:
+			v = math.Max(res, 0)
+		default:
+			v = math.Abs(res)
+		}
+		worst = math.Max(worst, v)
+	}
+	if y != nil && math.Abs(sum-delta) > 1e-9*(1+math.Abs(delta)) {
+		t.Fatalf("yᵀα = %g, want %g", sum, delta)
+	}
+	if math.Abs(obj-r.Obj) > 1e-9*(1+math.Abs(obj)) {
+		t.Fatalf("objective %g, recomputed %g", r.Obj, obj)
+	}
+	return worst
+}
+
+func TestKKTRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	ctx := context.Background()
+	type cfg struct {
+		name  string
+		eq    bool
+		inf   bool
+		ridge float64
+		delta float64
+	}
+	cfgs := []cfg{
+		{"box+eq", true, false, 0, 0},
+		{"box+eq+delta", true, false, 0, 1.5},
+		{"inf+eq", true, true, 0.5, 0},
+		{"inf+eq+delta", true, true, 0.5, -2},
+		{"box", false, false, 0, 0},
+		{"inf", false, true, 0.5, 0},
+		{"mixed+eq", true, false, 0.1, 0},
+	}
+	for _, c := range cfgs {
+		for rep := 0; rep < 4; rep++ {
+			n := 20 + rng.IntN(150)
+			q, p, y := randomProblem(rng, n, 1+rng.IntN(n), c.ridge)
+			u := make([]float64, n)
+			for i := range u {
+				u[i] = 0.1 + 2*rng.Float64()
+				if c.inf {
+					u[i] = math.Inf(1)
+				}
+				if c.name == "mixed+eq" && i%3 == 0 {
+					u[i] = math.Inf(1)
+				}
+				if c.name == "mixed+eq" && i%7 == 0 {
+					u[i] = 0
+				}
+			}
+			if !c.eq {
+				y = nil
+			}
+			var objs []float64
+			for _, shrink := range []bool{false, true} {
+				for _, mb := range []float64{100, 1e-6} {
+					prob := &Problem{Q: Dense(q), P: p, Y: y, Delta: c.delta, Upper: u}
+					r, err := Solve(ctx, prob, Options{Eps: 1e-8, Shrinking: shrink, CacheMB: mb})
+					if err != nil {
+						t.Fatalf("%s: %v", c.name, err)
+					}
+					if !r.Converged {
+						t.Fatalf("%s: not converged after %d iterations", c.name, r.Iter)
+					}
+					if v := kktResidual(t, q, p, y, u, c.delta, r); v > 1e-7 {
+						t.Errorf("%s n=%d shrink=%v cache=%g: KKT residual %g", c.name, n, shrink, mb, v)
+					}
+					objs = append(objs, r.Obj)
+				}
+			}
+			for _, o := range objs[1:] {
+				if math.Abs(o-objs[0]) > 1e-9*(1+math.Abs(objs[0])) {
+					t.Errorf("%s: objectives differ across shrinking/cache settings: %v", c.name, objs)
+				}
+			}
+		}
+	}
+}
+
+// The row-serving path without SubRow (plain Matrix) must agree.
+type plainMatrix struct{ s *mat.SymDense }
+
+func (m plainMatrix) Size() int          { return m.s.SymmetricDim() }
+func (m plainMatrix) Diag(i int) float64 { return m.s.At(i, i) }
+func (m plainMatrix) Row(i int, dst []float64) {
+	for j := range dst {
+		dst[j] = m.s.At(i, j)
+	}
+}
+
+func TestPlainMatrixAndAlpha0(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	q, p, y := randomProblem(rng, 80, 10, 0)
+	u := make([]float64, 80)
+	for i := range u {
+		u[i] = 1
+	}
+	a, err := Solve(context.Background(), &Problem{Q: Dense(q), P: p, Y: y, Upper: u}, Options{Eps: 1e-9, Shrinking: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// feasible start: a pair of opposite labels at 0.5
+	a0 := make([]float64, 80)
+	var ip, in = -1, -1
+	for i, v := range y {
+		if v > 0 && ip < 0 {
+			ip = i
+		}
+		if v < 0 && in < 0 {
+			in = i
+		}
+	}
+	a0[ip], a0[in] = 0.5, 0.5
+	b, err := Solve(context.Background(), &Problem{Q: plainMatrix{q}, P: p, Y: y, Upper: u, Alpha0: a0}, Options{Eps: 1e-9, Shrinking: true, CacheMB: 1e-6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(a.Obj-b.Obj) > 1e-9*(1+math.Abs(a.Obj)) {
+		t.Fatalf("objectives %g vs %g", a.Obj, b.Obj)
+	}
+	if kktResidual(t, q, p, y, u, 0, b) > 1e-8 {
+		t.Fatal("KKT violated")
+	}
+}
+
+func TestMaxIterAndCancel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	q, p, y := randomProblem(rng, 200, 50, 0)
+	u := make([]float64, 200)
+	for i := range u {
+		u[i] = 10
+	}
+	r, err := Solve(context.Background(), &Problem{Q: Dense(q), P: p, Y: y, Upper: u}, Options{Eps: 1e-10, MaxIter: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Converged || r.Iter != 5 {
+		t.Fatalf("MaxIter 5: converged=%v iter=%d", r.Converged, r.Iter)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	calls := 0
+	_, err = Solve(ctx, &Problem{Q: Dense(q), P: p, Y: y, Upper: u}, Options{Eps: 1e-12, ProgressEvery: 1, Progress: func(int, float64) {
+		calls++
+		cancel()
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancel: got %v", err)
+	}
+	if calls == 0 {
+		t.Fatal("no progress calls")
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	q := mat.NewSymDense(2, []float64{1, 0, 0, 1})
+	inf := math.Inf(1)
+	cases := []struct {
+		name string
+		p    *Problem
+		want error
+	}{
+		{"nil", &Problem{}, nil},
+		{"p length", &Problem{Q: Dense(q), P: []float64{1}}, nil},
+		{"NaN p", &Problem{Q: Dense(q), P: []float64{math.NaN(), 1}}, nil},
+		{"bad y", &Problem{Q: Dense(q), P: []float64{-1, -1}, Y: []float64{1, 2}}, nil},
+		{"negative U", &Problem{Q: Dense(q), P: []float64{-1, -1}, Upper: []float64{-1, 1}}, nil},
+		{"infeasible delta, one sign", &Problem{Q: Dense(q), P: []float64{-1, -1}, Y: []float64{1, 1}, Delta: -1, Upper: []float64{inf, inf}}, ErrInfeasible},
+		{"infeasible delta, bounds", &Problem{Q: Dense(q), P: []float64{-1, -1}, Y: []float64{1, -1}, Delta: 3, Upper: []float64{1, inf}}, ErrInfeasible},
+		{"delta without y", &Problem{Q: Dense(q), P: []float64{-1, -1}, Delta: 1}, nil},
+		{"alpha0 infeasible", &Problem{Q: Dense(q), P: []float64{-1, -1}, Y: []float64{1, -1}, Alpha0: []float64{1, 0}, Upper: []float64{1, 1}}, nil},
+		{"negative diag", &Problem{Q: Dense(mat.NewSymDense(2, []float64{-1, 0, 0, 1})), P: []float64{-1, -1}}, nil},
+	}
+	for _, c := range cases {
+		_, err := Solve(context.Background(), c.p, Options{})
+		if err == nil {
+			t.Errorf("%s: no error", c.name)
+			continue
+		}
+		if c.want != nil && !errors.Is(err, c.want) {
+			t.Errorf("%s: got %v, want %v", c.name, err, c.want)
+		}
+	}
+	if _, err := Solve(context.Background(), &Problem{Q: Dense(q), P: []float64{-1, -1}}, Options{Eps: -1}); err == nil {
+		t.Error("negative eps accepted")
+	}
+}
+
+func TestUnbounded(t *testing.T) {
+	// Q = [[1,−1],[−1,1]] with y = (1,−1): the direction (1,1) keeps yᵀα = 0,
+	// has zero curvature and slope −2: unbounded without upper bounds.
+	q := mat.NewSymDense(2, []float64{1, -1, -1, 1})
+	_, err := Solve(context.Background(), &Problem{Q: Dense(q), P: []float64{-1, -1}, Y: []float64{1, -1}}, Options{MaxIter: 100000})
+	if !errors.Is(err, ErrUnbounded) {
+		t.Fatalf("got %v, want ErrUnbounded", err)
+	}
+}
+
+func TestAnalytic2(t *testing.T) {
+	// Two points x = ±1 with a linear kernel: Q = [[1,1],[1,1]] (yyᵀ∘K with
+	// K = [[1,−1],[−1,1]]), p = −1, α₁ = α₂ = a: ½·4a² − 2a, minimum at
+	// a = ½ (hard margin), objective −½, rho = 0.
+	q := mat.NewSymDense(2, []float64{1, 1, 1, 1})
+	r, err := Solve(context.Background(), &Problem{Q: Dense(q), P: []float64{-1, -1}, Y: []float64{1, -1}, Upper: []float64{10, 10}}, Options{Eps: 1e-12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(r.Alpha[0]-0.5) > 1e-12 || math.Abs(r.Alpha[1]-0.5) > 1e-12 || math.Abs(r.Obj+0.5) > 1e-12 || math.Abs(r.Rho) > 1e-12 {
+		t.Fatalf("got α=%v obj=%g rho=%g", r.Alpha, r.Obj, r.Rho)
+	}
+}
