@@ -1,0 +1,427 @@
+package ep
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Block is one latent Gaussian process of the model: f in GPC; f and g in
+// GPC+ (paper 002 eq 6). The EP posterior factorises over blocks (eq 11).
+type Block struct {
+	K    *mat.SymDense // n×n prior covariance
+	Mean []float64     // prior mean per sample; nil means zero
+}
+
+// SiteFunc computes the tilted distribution of site i: given the cavity mean
+// m[b] and variance v[b] of every block b, it returns log Zᵢ and fills the
+// first and second derivatives of log Zᵢ with respect to m[b] (dm[b], d2[b]).
+type SiteFunc func(i int, m, v, dm, d2 []float64) (logZ float64)
+
+// Sites are the natural parameters of the Gaussian site approximations:
+// Tau[b][i] = τ̃ (precision), Nu[b][i] = ν̃ (precision × mean).
+type Sites struct {
+	Tau, Nu [][]float64
+}
+
+// Options control Run.
+type Options struct {
+	MaxSweeps int     // sweep limit (default 100)
+	Tol       float64 // convergence: |Δ log Z_EP| between sweeps < Tol (default 1e-6)
+	Damping   float64 // δ ∈ (0, 1]: new site = (1−δ) old + δ proposed (default 1)
+	Init      *Sites  // warm start (copied); nil starts from zero sites
+	// Progress, if set, is called every few sites (sweep from 1).
+	Progress func(sweep, site int)
+}
+
+// Result is a converged (or stopped) EP approximation.
+type Result struct {
+	Sites
+	Mu, Var   [][]float64 // posterior marginal means / variances per block
+	LogZ      float64     // EP approximation of the log marginal likelihood (R&W eq 3.65)
+	Sweeps    int
+	Converged bool
+	Skipped   int // site updates skipped in the last sweep (negative precision or invalid cavity)
+	blocks    []*blockState
+}
+
+type blockState struct {
+	k     *mat.SymDense
+	m0    []float64
+	sigma *mat.SymDense
+	mu    []float64
+	sW    []float64
+	chol  mat.Cholesky
+	alpha []float64
+}
+
+// ErrNumerical is returned when EP meets a non-finite quantity.
+var ErrNumerical = errors.New("ep: numerical failure (non-finite site or evidence)")
+
+// Run performs sequential EP (R&W algorithm 3.5 generalised to independent
+// blocks sharing one site per sample, paper 002 eqs 10–11): for each site the
+// cavity is formed per block, the tilted moments come from site, the site is
+// updated (damped; an update that would make a site precision negative or
+// whose cavity is invalid is skipped), and the posterior is updated by a
+// rank-one downdate. After each sweep the posterior is recomputed from
+// scratch through L = chol(I + S̃^½ K S̃^½) and the EP evidence is evaluated.
+// Run stops when the evidence changes by less than Tol or after MaxSweeps
+// sweeps (Converged = false).
+func Run(ctx context.Context, blocks []Block, site SiteFunc, opt Options) (*Result, error) {
+	if len(blocks) == 0 {
+		return nil, errors.New("ep: no latent blocks")
+	}
+	n, _ := blocks[0].K.Dims()
+	if n == 0 {
+		return nil, errors.New("ep: no samples")
+	}
+	for _, b := range blocks {
+		if r, _ := b.K.Dims(); r != n || (b.Mean != nil && len(b.Mean) != n) {
+			return nil, errors.New("ep: blocks of different sizes")
+		}
+	}
+	if opt.MaxSweeps <= 0 {
+		opt.MaxSweeps = 100
+	}
+	if opt.Tol <= 0 {
+		opt.Tol = 1e-6
+	}
+	if opt.Damping <= 0 || opt.Damping > 1 {
+		opt.Damping = 1
+	}
+	nb := len(blocks)
+	res := &Result{Sites: Sites{Tau: make([][]float64, nb), Nu: make([][]float64, nb)},
+		Mu: make([][]float64, nb), Var: make([][]float64, nb), blocks: make([]*blockState, nb)}
+	for b, blk := range blocks {
+		res.Tau[b] = make([]float64, n)
+		res.Nu[b] = make([]float64, n)
+		if opt.Init != nil && len(opt.Init.Tau) == nb && len(opt.Init.Tau[b]) == n && len(opt.Init.Nu[b]) == n {
+			copy(res.Tau[b], opt.Init.Tau[b])
+			copy(res.Nu[b], opt.Init.Nu[b])
+		}
+		m0 := blk.Mean
+		if m0 == nil {
+			m0 = make([]float64, n)
+		}
+		res.blocks[b] = &blockState{k: blk.K, m0: m0, sigma: mat.NewSymDense(n, nil), mu: make([]float64, n), sW: make([]float64, n)}
+	}
+	if err := res.recompute(); err != nil {
+		if opt.Init == nil {
+			return nil, err
+		}
+		// A warm start that does not factorise: start again from zero sites.
+		for b := range res.Tau {
+			for i := range res.Tau[b] {
+				res.Tau[b][i], res.Nu[b][i] = 0, 0
+			}
+		}
+		if err := res.recompute(); err != nil {
+			return nil, err
+		}
+	}
+	m, v, dm, d2 := make([]float64, nb), make([]float64, nb), make([]float64, nb), make([]float64, nb)
+	col := make([]float64, n)
+	prev, err := res.evidence(site)
+	if err != nil {
+		return nil, err
+	}
+	for sweep := 1; sweep <= opt.MaxSweeps; sweep++ {
+		res.Skipped = 0
+		for i := 0; i < n; i++ {
+			if i%32 == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+				if opt.Progress != nil {
+					opt.Progress(sweep, i)
+				}
+			}
+			ok := true
+			for b, bs := range res.blocks {
+				sii := bs.sigma.At(i, i)
+				tauC := 1/sii - res.Tau[b][i]
+				nuC := bs.mu[i]/sii - res.Nu[b][i]
+				if !(tauC > 0) || math.IsInf(tauC, 0) {
+					ok = false
+					break
+				}
+				v[b] = 1 / tauC
+				m[b] = nuC / tauC
+			}
+			if !ok {
+				res.Skipped++
+				continue
+			}
+			lz := site(i, m, v, dm, d2)
+			if math.IsNaN(lz) {
+				return nil, fmt.Errorf("%w: site %d", ErrNumerical, i)
+			}
+			for b, bs := range res.blocks {
+				den := 1 + d2[b]*v[b]
+				if !(den > 0) || math.IsNaN(dm[b]) || math.IsInf(dm[b], 0) {
+					res.Skipped++
+					continue
+				}
+				tauNew := -d2[b] / den
+				nuNew := (dm[b] - m[b]*d2[b]) / den
+				tauOld, nuOld := res.Tau[b][i], res.Nu[b][i]
+				tauNew = (1-opt.Damping)*tauOld + opt.Damping*tauNew
+				nuNew = (1-opt.Damping)*nuOld + opt.Damping*nuNew
+				if tauNew < 0 {
+					res.Skipped++
+					continue
+				}
+				dTau, dNu := tauNew-tauOld, nuNew-nuOld
+				res.Tau[b][i], res.Nu[b][i] = tauNew, nuNew
+				bs.update(i, dTau, dNu, col)
+			}
+		}
+		if err := res.recompute(); err != nil {
+			return nil, err
+		}
+		lz, err := res.evidence(site)
+		if err != nil {
+			return nil, err
+		}
+		res.Sweeps = sweep
+		res.LogZ = lz
+		if sweep >= 2 && math.Abs(lz-prev) < opt.Tol {
+			res.Converged = true
+			break
+		}
+		prev = lz
+	}
+	for b, bs := range res.blocks {
+		res.Mu[b] = append([]float64(nil), bs.mu...)
+		res.Var[b] = make([]float64, n)
+		for i := range res.Var[b] {
+			res.Var[b][i] = bs.sigma.At(i, i)
+		}
+	}
+	return res, nil
+}
+
+// update applies the rank-one change of site i (Δτ̃, Δν̃) to Σ and μ:
+// Σ ← Σ − c s sᵀ, c = Δτ̃/(1 + Δτ̃ Σᵢᵢ), s = Σ eᵢ, and
+// μ ← μ + s (Δp − c (μᵢ − m0ᵢ + Δp Σᵢᵢ)) with Δp = Δν̃ − Δτ̃ m0ᵢ.
+func (bs *blockState) update(i int, dTau, dNu float64, col []float64) {
+	raw := bs.sigma.RawSymmetric()
+	n := raw.N
+	for j := 0; j < i; j++ {
+		col[j] = raw.Data[j*raw.Stride+i]
+	}
+	for j := i; j < n; j++ {
+		col[j] = raw.Data[i*raw.Stride+j]
+	}
+	sii := col[i]
+	c := dTau / (1 + dTau*sii)
+	dp := dNu - dTau*bs.m0[i]
+	f := dp - c*(bs.mu[i]-bs.m0[i]+dp*sii)
+	for j := 0; j < n; j++ {
+		bs.mu[j] += f * col[j]
+	}
+	if c != 0 {
+		blas64.Syr(-c, blas64.Vector{N: n, Inc: 1, Data: col}, raw)
+	}
+}
+
+// recompute rebuilds every block's posterior from its sites: B = I + S̃^½KS̃^½
+// = LLᵀ, V = L⁻¹S̃^½K, Σ = K − VᵀV, μ = m0 + Σ(ν̃ − τ̃ m0), and
+// α = p − S̃^½B⁻¹S̃^½Kp with p = ν̃ − τ̃ m0 (so that the predictive mean is
+// m0* + k*ᵀα).
+func (r *Result) recompute() error {
+	for b, bs := range r.blocks {
+		n := len(bs.mu)
+		for i := range bs.sW {
+			if r.Tau[b][i] < 0 || math.IsNaN(r.Tau[b][i]) || math.IsInf(r.Tau[b][i], 0) {
+				return fmt.Errorf("%w: site precision %v", ErrNumerical, r.Tau[b][i])
+			}
+			bs.sW[i] = math.Sqrt(r.Tau[b][i])
+		}
+		if err := factorB(&bs.chol, bs.k, bs.sW); err != nil {
+			return err
+		}
+		// V = L⁻¹ S̃^½ K (n×n), Σ = K − VᵀV.
+		var L mat.TriDense
+		bs.chol.LTo(&L)
+		V := mat.NewDense(n, n, nil)
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				V.Set(i, j, bs.sW[i]*bs.k.At(i, j))
+			}
+		}
+		lr := L.RawTriangular()
+		blas64.Trsm(blas.Left, blas.NoTrans, 1, lr, V.RawMatrix())
+		bs.sigma.CopySym(bs.k)
+		blas64.Syrk(blas.Trans, -1, V.RawMatrix(), 1, bs.sigma.RawSymmetric())
+		p := make([]float64, n)
+		for i := range p {
+			p[i] = r.Nu[b][i] - r.Tau[b][i]*bs.m0[i]
+		}
+		pv := mat.NewVecDense(n, p)
+		var t mat.VecDense
+		t.MulVec(bs.sigma, pv)
+		for i := range bs.mu {
+			bs.mu[i] = bs.m0[i] + t.AtVec(i)
+		}
+		bs.alpha = alphaOf(&bs.chol, bs.k, bs.sW, p)
+	}
+	return nil
+}
+
+func factorB(ch *mat.Cholesky, k *mat.SymDense, sW []float64) error {
+	n := len(sW)
+	B := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			v := sW[i] * sW[j] * k.At(i, j)
+			if i == j {
+				v++
+			}
+			B.SetSym(i, j, v)
+		}
+	}
+	if ok := ch.Factorize(B); !ok {
+		return fmt.Errorf("%w: I + S̃^½KS̃^½ is not positive definite", ErrNumerical)
+	}
+	return nil
+}
+
+func alphaOf(ch *mat.Cholesky, k *mat.SymDense, sW, p []float64) []float64 {
+	n := len(p)
+	var kp mat.VecDense
+	kp.MulVec(k, mat.NewVecDense(n, p))
+	for i := 0; i < n; i++ {
+		kp.SetVec(i, sW[i]*kp.AtVec(i))
+	}
+	var x mat.VecDense
+	_ = ch.SolveVecTo(&x, &kp)
+	a := make([]float64, n)
+	for i := range a {
+		a[i] = p[i] - sW[i]*x.AtVec(i)
+	}
+	return a
+}
+
+// evidence returns log Z_EP (R&W eq 3.65, written so that τ̃ = 0 is allowed,
+// with a prior mean m0 per block):
+//
+//	Σᵢ log Zᵢ + Σ_blocks [ −Σ log Lᵢᵢ + ½ Σ log(1 + τ̃/τ₋) + ½ pᵀ(μ − m0)
+//	                       + Σ (q² τ̃/τ₋ − 2pq − p²)/(2(τ₋ + τ̃)) ]
+//
+// with cavities τ₋ = 1/Σᵢᵢ − τ̃, ν₋ = μᵢ/Σᵢᵢ − ν̃, p = ν̃ − τ̃m0,
+// q = ν₋ − τ₋m0, and log Zᵢ the tilted normaliser at the cavity.
+func (r *Result) evidence(site SiteFunc) (float64, error) {
+	nb := len(r.blocks)
+	n := len(r.blocks[0].mu)
+	m, v, dm, d2 := make([]float64, nb), make([]float64, nb), make([]float64, nb), make([]float64, nb)
+	var total float64
+	for i := 0; i < n; i++ {
+		for b, bs := range r.blocks {
+			sii := bs.sigma.At(i, i)
+			tauC := 1/sii - r.Tau[b][i]
+			nuC := bs.mu[i]/sii - r.Nu[b][i]
+			if !(tauC > 0) {
+				return 0, fmt.Errorf("%w: cavity precision %v at site %d", ErrNumerical, tauC, i)
+			}
+			m[b], v[b] = nuC/tauC, 1/tauC
+			tt := r.Tau[b][i]
+			p := r.Nu[b][i] - tt*bs.m0[i]
+			q := nuC - tauC*bs.m0[i]
+			total += 0.5*math.Log1p(tt/tauC) + 0.5*p*(bs.mu[i]-bs.m0[i]) + (q*q*tt/tauC-2*p*q-p*p)/(2*(tauC+tt))
+		}
+		total += site(i, m, v, dm, d2)
+	}
+	for _, bs := range r.blocks {
+		total -= 0.5 * bs.chol.LogDet()
+	}
+	if math.IsNaN(total) || math.IsInf(total, 0) {
+		return 0, ErrNumerical
+	}
+	return total, nil
+}
+
+// Alpha returns α of block b: the predictive mean at a new point is
+// m0* + k*ᵀα (R&W alg. 3.6 with a prior mean), and the evidence gradient
+// with respect to a prior-mean parameter θ is αᵀ ∂m0/∂θ.
+func (r *Result) Alpha(b int) []float64 { return append([]float64(nil), r.blocks[b].alpha...) }
+
+// SqrtTau returns S̃^½ of block b (what NewPosterior needs).
+func (r *Result) SqrtTau(b int) []float64 { return append([]float64(nil), r.blocks[b].sW...) }
+
+// GradWeights returns W = ααᵀ − S̃^½B⁻¹S̃^½ of block b: the gradient of the EP
+// evidence at its fixed point with respect to a kernel hyper-parameter θ is
+// ½ Σᵢⱼ Wᵢⱼ ∂Kᵢⱼ/∂θ (R&W eq 3.74).
+func (r *Result) GradWeights(b int) (*mat.SymDense, error) {
+	bs := r.blocks[b]
+	n := len(bs.sW)
+	var inv mat.SymDense
+	if err := bs.chol.InverseTo(&inv); err != nil {
+		return nil, err
+	}
+	W := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			W.SetSym(i, j, bs.alpha[i]*bs.alpha[j]-bs.sW[i]*bs.sW[j]*inv.At(i, j))
+		}
+	}
+	return W, nil
+}
+
+// Posterior predicts a latent GP block at new inputs from its EP sites.
+type Posterior struct {
+	sW, alpha []float64
+	chol      mat.Cholesky
+}
+
+// NewPosterior factorises B = I + S̃^½KS̃^½ for predictive variances.
+func NewPosterior(K *mat.SymDense, sW, alpha []float64) (*Posterior, error) {
+	n, _ := K.Dims()
+	if len(sW) != n || len(alpha) != n {
+		return nil, errors.New("ep: posterior of inconsistent size")
+	}
+	p := &Posterior{sW: append([]float64(nil), sW...), alpha: append([]float64(nil), alpha...)}
+	if err := factorB(&p.chol, K, p.sW); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Predict returns the latent predictive mean (without the prior mean) and
+// variance at m new points: Ks is n×m (k(xᵢ, x*ⱼ)), kss the prior variances
+// k(x*ⱼ, x*ⱼ). mean = Ksᵀα, var = kss − ‖L⁻¹(S̃^½Ks)‖² (R&W alg. 3.6).
+func (p *Posterior) Predict(Ks *mat.Dense, kss []float64) (mean, variance []float64) {
+	n, m := Ks.Dims()
+	mean = make([]float64, m)
+	variance = make([]float64, m)
+	var mv mat.VecDense
+	mv.MulVec(Ks.T(), mat.NewVecDense(n, p.alpha))
+	V := mat.NewDense(n, m, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < m; j++ {
+			V.Set(i, j, p.sW[i]*Ks.At(i, j))
+		}
+	}
+	var L mat.TriDense
+	p.chol.LTo(&L)
+	lr := L.RawTriangular()
+	blas64.Trsm(blas.Left, blas.NoTrans, 1, lr, V.RawMatrix())
+	for j := 0; j < m; j++ {
+		var s float64
+		for i := 0; i < n; i++ {
+			x := V.At(i, j)
+			s += x * x
+		}
+		mean[j] = mv.AtVec(j)
+		variance[j] = kss[j] - s
+		if variance[j] < 0 {
+			variance[j] = 0
+		}
+	}
+	return mean, variance
+}
