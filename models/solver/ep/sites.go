@@ -73,7 +73,7 @@ const maxG = 700
 //	∂/∂mg = Σ ω_k u'_k,           ∂²/∂mg² = Σ ω_k (u''_k + u'_k²) − (∂/∂mg)²,
 //	∂/∂vg = Σ ω_k u'_k t_k/√(2vg),
 //
-// u' and u'' being derivatives of u with respect to g.
+// u' and u” being derivatives of u with respect to g.
 func HeteroTilted(gh *GaussHermite, y, mf, vf, mg, vg float64) HeteroMoments {
 	n := len(gh.T)
 	var stack [6 * 64]float64
