@@ -1,0 +1,239 @@
+package svmplus
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+)
+
+// QLambda returns the deformed privileged kernel of paper 000 eq (5),
+//
+//	Qλ = (1/λ)(K̃ − K̃(λ/C·I + K̃)⁻¹K̃),
+//
+// computed without an explicit inverse: with λ/C·I + K̃ = UᵀU (Cholesky) and
+// W = U⁻ᵀK̃ (a triangular solve), K̃(λ/C·I + K̃)⁻¹K̃ = WᵀW, so
+// Qλ = (K̃ − WᵀW)/λ (one symmetric rank-k update). K̃ must be symmetric
+// positive semi-definite; C, λ > 0. Equivalently Qλ = (1/C)(I − (I + (C/λ)K̃)⁻¹).
+func QLambda(ctx context.Context, kt *mat.SymDense, C, lambda float64) (*mat.SymDense, error) {
+	if err := checkCL(C, lambda); err != nil {
+		return nil, err
+	}
+	n := kt.SymmetricDim()
+	a := mat.NewSymDense(n, nil)
+	a.CopySym(kt)
+	mu := lambda / C
+	for i := 0; i < n; i++ {
+		v := kt.At(i, i)
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("svmplus: privileged kernel K̃[%d][%d] = %v is not finite", i, i, v)
+		}
+		a.SetSym(i, i, v+mu)
+	}
+	var ch mat.Cholesky
+	if ok := ch.Factorize(a); !ok {
+		return nil, errors.New("svmplus: λ/C·I + K̃ is not positive definite: the privileged kernel is not positive semi-definite (the sigmoid kernel often is not)")
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	u := ch.RawU().(*mat.TriDense).RawTriangular()
+	w := mat.NewDense(n, n, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			w.Set(i, j, kt.At(i, j))
+		}
+	}
+	// W = U⁻ᵀK̃, solved in column blocks so that cancellation is checked
+	// between blocks.
+	const nb = 128
+	wr := w.RawMatrix()
+	for c0 := 0; c0 < n; c0 += nb {
+		c1 := min(n, c0+nb)
+		blk := blas64.General{Rows: n, Cols: c1 - c0, Stride: wr.Stride, Data: wr.Data[c0:]}
+		blas64.Trsm(blas.Left, blas.Trans, 1, u, blk)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	q := mat.NewSymDense(n, nil)
+	q.CopySym(kt)
+	blas64.Syrk(blas.Trans, -1/lambda, wr, 1/lambda, q.RawSymmetric())
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			if v := q.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, errors.New("svmplus: Qλ has non-finite entries")
+			}
+		}
+	}
+	return q, nil
+}
+
+// QLambdaClosedForm is the identity Qλ = (1/C)(I − (I + (C/λ)K̃)⁻¹) computed
+// with an explicit inverse. It exists for tests and cross-checks only.
+func QLambdaClosedForm(kt *mat.SymDense, C, lambda float64) (*mat.SymDense, error) {
+	if err := checkCL(C, lambda); err != nil {
+		return nil, err
+	}
+	n := kt.SymmetricDim()
+	m := mat.NewDense(n, n, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			m.Set(i, j, C/lambda*kt.At(i, j))
+		}
+		m.Set(i, i, m.At(i, i)+1)
+	}
+	var inv mat.Dense
+	if err := inv.Inverse(m); err != nil {
+		return nil, err
+	}
+	q := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			v := -inv.At(i, j)
+			if i == j {
+				v++
+			}
+			q.SetSym(i, j, v/C)
+		}
+	}
+	return q, nil
+}
+
+// LowRankQLambda returns V (n×r) with Qλ = VVᵀ for the linear privileged
+// kernel K̃ = Z̃Z̃ᵀ, where Z̃ (n×r) is Z augmented as the caller wishes. By
+// the push-through identity Z̃(Z̃ᵀZ̃ + (λ/C)I)⁻¹Z̃ᵀ = K̃(K̃ + (λ/C)I)⁻¹,
+//
+//	Qλ = (1/C)K̃(K̃ + (λ/C)I)⁻¹ = Z̃(C·Z̃ᵀZ̃ + λI)⁻¹Z̃ᵀ = VVᵀ,  V = Z̃R⁻¹,
+//
+// with RᵀR = C·Z̃ᵀZ̃ + λI (Cholesky of an r×r matrix). It is eq (5) in the
+// primal space of the correcting function: O(nr² + r³) instead of O(n³).
+func LowRankQLambda(zt *mat.Dense, C, lambda float64) (*mat.Dense, error) {
+	if err := checkCL(C, lambda); err != nil {
+		return nil, err
+	}
+	n, r := zt.Dims()
+	g := mat.NewSymDense(r, nil)
+	g.SymOuterK(C, zt.T())
+	for i := 0; i < r; i++ {
+		g.SetSym(i, i, g.At(i, i)+lambda)
+	}
+	var ch mat.Cholesky
+	if ok := ch.Factorize(g); !ok {
+		return nil, errors.New("svmplus: C·Z̃ᵀZ̃ + λI is not positive definite (non-finite privileged features?)")
+	}
+	v := mat.NewDense(n, r, nil)
+	v.Copy(zt)
+	u := ch.RawU().(*mat.TriDense).RawTriangular()
+	// V = Z̃R⁻¹: solve X·R = Z̃.
+	blas64.Trsm(blas.Right, blas.NoTrans, 1, u, v.RawMatrix())
+	for _, x := range v.RawMatrix().Data {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, errors.New("svmplus: Qλ factor has non-finite entries")
+		}
+	}
+	return v, nil
+}
+
+func checkCL(C, lambda float64) error {
+	if !(C > 0) || math.IsInf(C, 0) {
+		return fmt.Errorf("svmplus: C = %v must be positive and finite", C)
+	}
+	if !(lambda > 0) || math.IsInf(lambda, 0) {
+		return fmt.Errorf("svmplus: λ = %v must be positive and finite", lambda)
+	}
+	return nil
+}
+
+// qlam serves Qλ by rows, from a dense matrix or from its factor V.
+type qlam struct {
+	dense *mat.SymDense
+	v     *mat.Dense
+}
+
+func (q *qlam) size() int {
+	if q.dense != nil {
+		return q.dense.SymmetricDim()
+	}
+	n, _ := q.v.Dims()
+	return n
+}
+
+func (q *qlam) diag(i int) float64 {
+	if q.dense != nil {
+		return q.dense.At(i, i)
+	}
+	r := q.v.RawRowView(i)
+	return floats.Dot(r, r)
+}
+
+// addRow adds row i of Qλ to dst.
+func (q *qlam) addRow(i int, dst []float64) {
+	if q.dense != nil {
+		raw := q.dense.RawSymmetric()
+		for j := 0; j < i; j++ {
+			dst[j] += raw.Data[j*raw.Stride+i]
+		}
+		row := raw.Data[i*raw.Stride : i*raw.Stride+raw.N]
+		for j := i; j < raw.N; j++ {
+			dst[j] += row[j]
+		}
+		return
+	}
+	vi := q.v.RawRowView(i)
+	for j := range dst {
+		dst[j] += dotSmall(vi, q.v.RawRowView(j))
+	}
+}
+
+// addSubRow adds Qλ[i][idx[t]] to dst[t].
+func (q *qlam) addSubRow(i int, idx []int, dst []float64) {
+	if q.dense != nil {
+		raw := q.dense.RawSymmetric()
+		for t, j := range idx {
+			if j >= i {
+				dst[t] += raw.Data[i*raw.Stride+j]
+			} else {
+				dst[t] += raw.Data[j*raw.Stride+i]
+			}
+		}
+		return
+	}
+	vi := q.v.RawRowView(i)
+	for t, j := range idx {
+		dst[t] += dotSmall(vi, q.v.RawRowView(j))
+	}
+}
+
+// mulVec returns Qλ·a.
+func (q *qlam) mulVec(a []float64) []float64 {
+	n := q.size()
+	out := make([]float64, n)
+	if q.dense != nil {
+		var o mat.VecDense
+		o.MulVec(q.dense, mat.NewVecDense(n, append([]float64(nil), a...)))
+		copy(out, o.RawVector().Data)
+		return out
+	}
+	var t, o mat.VecDense
+	t.MulVec(q.v.T(), mat.NewVecDense(n, append([]float64(nil), a...)))
+	o.MulVec(q.v, &t)
+	copy(out, o.RawVector().Data)
+	return out
+}
+
+func dotSmall(a, b []float64) float64 {
+	if len(a) > 16 {
+		return floats.Dot(a, b)
+	}
+	var s float64
+	for k, x := range a {
+		s += x * b[k]
+	}
+	return s
+}

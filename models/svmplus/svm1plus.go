@@ -1,0 +1,88 @@
+package svmplus
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"lupilab/models/data"
+	"lupilab/models/kernel"
+	"lupilab/models/model"
+	"lupilab/models/solver/gsmo"
+)
+
+func init() {
+	fit, load := model.WrapBinary("svm1plus", fitSVM1Plus, loadBinary)
+	params := []model.Param{
+		{Name: "C", Label: "C", Kind: model.Float, Default: "1", Min: 1e-4, Max: 1e4, Log: true,
+			Help: "Weight C of the slacks Σξᵢ (paper 000 eq 1)."},
+		{Name: "lambda", Label: "λ", Kind: model.Float, Default: "1", Min: 1e-4, Max: 1e4, Log: true,
+			Help: "Regularisation λ/2‖v‖² of the correcting function g(z) = v'z + ρ (eq 1)."},
+	}
+	params = append(params, kernel.Params("", "Kernel", kernel.Linear)...)
+	params = append(params, kernel.Params("z", "Privileged kernel", kernel.Linear)...)
+	params = append(params, model.StrategyParam())
+	model.Register(&model.Spec{
+		ID: "svm1plus", Name: "SVM1+", Paper: paper000 + "; Vapnik & Vashist (2009)",
+		Equations: "paper 000, eqs (1)-(2)",
+		About: "Vapnik's SVM+ with the hinge loss: slacks ξᵢ = g(zᵢ) = v'zᵢ + ρ ≥ 0 come from a correcting function on privileged features. " +
+			"Its dual has 2n variables and two equality constraints; LUPI Lab solves it with a generalised SMO (three kinds of working direction).",
+		Task: model.Binary, Family: model.FamilySVM, Z: model.ZPrivileged,
+		Params: params, MultiClass: []string{"ovr", "ovo"}, Fit: fit, Load: load,
+	})
+}
+
+// trainSVM1 solves dual (2) with gsmo for the given blocks and kernels.
+func trainSVM1(ctx context.Context, X, Z *mat.Dense, y []float64, kx, kz kernel.Kernel, C, lambda float64, opt model.Options, eps float64) (*binModel, *gsmo.Result, error) {
+	n, _ := X.Dims()
+	K, err := kernel.NewQ(kx, X, nil, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	KT, err := kernel.NewQ(kz, Z, nil, 0) // no added constant: ρ is a free offset (eq 1)
+	if err != nil {
+		return nil, nil, err
+	}
+	last := time.Now()
+	res, err := gsmo.Solve(ctx, &gsmo.Problem{K: K, KT: KT, Y: y, C: C, Lambda: lambda}, gsmo.Options{
+		Eps: eps,
+		Progress: func(iter int, viol float64) {
+			if time.Since(last) > 5*time.Millisecond {
+				opt.Report(model.Progress{Fraction: -1, Iter: iter, Stage: "generalised SMO", Message: fmt.Sprintf("violation %.3g", viol)})
+				last = time.Now()
+			}
+		},
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	rep := &model.Report{Model: "svm1plus", NTrain: n, Converged: res.Converged, Iterations: res.Iter, Objective: res.Obj}
+	rep.SetRho(-res.B)
+	if !res.Converged {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("generalised SMO did not converge in %d iterations (violation %.3g)", res.Iter, res.Violation))
+	}
+	rep.Diagnostics = map[string][]float64{
+		"alpha": append([]float64(nil), res.Alpha...),
+		"beta":  append([]float64(nil), res.Beta...),
+		"slack": append([]float64(nil), res.Slack...),
+	}
+	rep.Extras = map[string]float64{"C": C, "lambda": lambda, "rho_correcting": res.Rho, "violation": res.Violation}
+	return newBinModel(kx, X, y, res.Alpha, res.B, rep), res, nil
+}
+
+func fitSVM1Plus(ctx context.Context, train *data.Dataset, y []float64, v model.Values, opt model.Options) (model.BinaryModel, error) {
+	start := time.Now()
+	C, lambda, kx, kz, err := commonParams(train, y, v, "SVM1+")
+	if err != nil {
+		return nil, err
+	}
+	m, _, err := trainSVM1(ctx, train.X, train.Z, y, kx, kz, C, lambda, opt, 1e-3)
+	if err != nil {
+		return nil, err
+	}
+	m.Rep.Params = v.Clone()
+	m.Rep.TrainSeconds = time.Since(start).Seconds()
+	return m, nil
+}

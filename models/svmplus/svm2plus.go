@@ -1,0 +1,329 @@
+// Package svmplus implements the SVM+ family of paper 000 (Xu et al.,
+// "Simple and Efficient Learning using Privileged Information"):
+//
+//   - "svm2plus" — SVM+ with the squared hinge loss, eq (3), solved through its
+//     dual (4), a standard SVM dual (α ≥ 0 without an upper bound, yᵀα = 0)
+//     with the kernel K + Qλ∘(yyᵀ) on α∘y, where Qλ is eq (5) built on the
+//     privileged kernel of z augmented with a constant 1 (footnote 1);
+//   - "svm1plus" — Vapnik & Vashist's SVM+ with the hinge loss, eq (1), solved
+//     through its 2n-variable dual (2) by the generalised SMO of
+//     lupilab/models/solver/gsmo;
+//
+// and the experiment "svm2plus" that reproduces the paper's Tables 2–4 on
+// LUPI Lab's shipped LUPI datasets.
+package svmplus
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"lupilab/models/data"
+	"lupilab/models/kernel"
+	"lupilab/models/model"
+	"lupilab/models/solver/smo"
+)
+
+const paper000 = "Xu, Zhou, Tsang, Qin, Zhu & Duan, \"Simple and Efficient Learning using Privileged Information\" (arXiv:1604.01518, 2016)"
+
+func init() {
+	fit, load := model.WrapBinary("svm2plus", fitSVM2Plus, loadBinary)
+	params := []model.Param{
+		{Name: "C", Label: "C", Kind: model.Float, Default: "1", Min: 1e-4, Max: 1e4, Log: true,
+			Help: "Weight C/2 of the squared slacks Σξᵢ² (paper 000 eq 3)."},
+		{Name: "lambda", Label: "λ", Kind: model.Float, Default: "1", Min: 1e-4, Max: 1e4, Log: true,
+			Help: "Regularisation λ/2‖v‖² of the correcting function g(z) = v'z (eq 3); large λ trusts the privileged space less (λ → ∞ gives the hard-margin SVM)."},
+	}
+	params = append(params, kernel.Params("", "Kernel", kernel.Linear)...)
+	params = append(params, kernel.Params("z", "Privileged kernel", kernel.Linear)...)
+	params = append(params, model.StrategyParam())
+	model.Register(&model.Spec{
+		ID: "svm2plus", Name: "SVM2+", Paper: paper000,
+		Equations: "paper 000, eqs (3)-(5), Proposition 1, footnote 1",
+		About: "SVM+ with the squared hinge loss: the slack of each training sample is predicted by a correcting function g(z) on privileged features seen only in training. " +
+			"Its dual is a standard SVM dual (no upper bound on α) with kernel K + Qλ∘yyᵀ, solved by SMO; prediction uses x only.",
+		Task: model.Binary, Family: model.FamilySVM, Z: model.ZPrivileged,
+		Params: params, MultiClass: []string{"ovr", "ovo"}, Fit: fit, Load: load,
+	})
+}
+
+// binModel is a fitted binary SVM+ (either loss): f(x) = Σ coefᵢ K(svᵢ, x) + b
+// with coefᵢ = αᵢyᵢ over the support vectors.
+type binModel struct {
+	Kernel kernel.Kernel `json:"kernel"`
+	SV     *model.Matrix `json:"sv"`
+	Coef   []float64     `json:"coef"`
+	B      float64       `json:"b"`
+	Rep    *model.Report `json:"report"`
+	sv     *mat.Dense
+}
+
+// Report implements model.BinaryModel.
+func (m *binModel) Report() *model.Report { return m.Rep }
+
+// Decision implements model.BinaryModel: f(x) = Σ αᵢyᵢK(xᵢ,x) + b (paper 000
+// §3; privileged features are not used).
+func (m *binModel) Decision(ds *data.Dataset) ([]float64, error) {
+	if ds == nil || ds.X == nil {
+		return nil, data.ErrNoData
+	}
+	return m.DecisionX(ds.X)
+}
+
+// DecisionX returns decision values for the rows of X.
+func (m *binModel) DecisionX(X *mat.Dense) ([]float64, error) {
+	n, d := X.Dims()
+	if m.sv == nil {
+		return nil, errors.New("svmplus: model has no support vectors")
+	}
+	if _, sd := m.sv.Dims(); sd != d {
+		return nil, fmt.Errorf("svmplus: data has %d features, the model was trained on %d", d, sd)
+	}
+	k := m.Kernel.Cross(X, m.sv)
+	out := make([]float64, n)
+	for i := range out {
+		var s float64
+		for j, c := range m.Coef {
+			s += c * k.At(i, j)
+		}
+		out[i] = s + m.B
+		if math.IsNaN(out[i]) || math.IsInf(out[i], 0) {
+			return nil, fmt.Errorf("svmplus: decision value for row %d is %v", i+1, out[i])
+		}
+	}
+	return out, nil
+}
+
+func loadBinary(raw json.RawMessage) (model.BinaryModel, error) {
+	var m binModel
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, fmt.Errorf("svmplus: %w", err)
+	}
+	sv, err := m.SV.Dense()
+	if err != nil || sv == nil {
+		return nil, fmt.Errorf("svmplus: bad support vectors: %v", err)
+	}
+	if r, _ := sv.Dims(); r != len(m.Coef) {
+		return nil, fmt.Errorf("svmplus: %d support vectors, %d coefficients", r, len(m.Coef))
+	}
+	if err := m.Kernel.Validate(); err != nil {
+		return nil, err
+	}
+	m.sv = sv
+	if m.Rep == nil {
+		m.Rep = &model.Report{}
+	}
+	return &m, nil
+}
+
+// newBinModel keeps the rows with αᵢ > 0.
+func newBinModel(k kernel.Kernel, X *mat.Dense, y, alpha []float64, b float64, rep *model.Report) *binModel {
+	_, d := X.Dims()
+	var rows []int
+	for i, a := range alpha {
+		if a > 0 {
+			rows = append(rows, i)
+		}
+	}
+	m := &binModel{Kernel: k, B: b, Rep: rep}
+	if len(rows) == 0 {
+		// f is the constant b; keep one zero-weight vector so that the
+		// model stays well-formed.
+		rows = []int{0}
+		m.Coef = []float64{0}
+	} else {
+		for _, i := range rows {
+			m.Coef = append(m.Coef, alpha[i]*y[i])
+		}
+	}
+	m.sv = mat.NewDense(len(rows), d, nil)
+	for t, i := range rows {
+		m.sv.SetRow(t, X.RawRowView(i))
+	}
+	m.SV = model.MatrixOf(m.sv)
+	rep.Support = nil
+	for _, i := range rows {
+		if alpha[i] > 0 {
+			rep.Support = append(rep.Support, i)
+		}
+	}
+	rep.NSupport = len(rep.Support)
+	return m
+}
+
+// svm2Matrix serves rows of the SMO matrix of dual (4) in the variable α:
+// Q = (yyᵀ)∘K + Qλ, since (α∘y)ᵀ(Qλ∘yyᵀ)(α∘y) = αᵀQλα.
+type svm2Matrix struct {
+	k *kernel.QMatrix // (yyᵀ)∘K
+	q *qlam
+}
+
+func (m *svm2Matrix) Size() int          { return m.k.Size() }
+func (m *svm2Matrix) Diag(i int) float64 { return m.k.Diag(i) + m.q.diag(i) }
+func (m *svm2Matrix) Row(i int, dst []float64) {
+	m.k.Row(i, dst)
+	m.q.addRow(i, dst)
+}
+func (m *svm2Matrix) SubRow(i int, idx []int, dst []float64) {
+	m.k.SubRow(i, idx, dst)
+	m.q.addSubRow(i, idx, dst)
+}
+
+// privileged builds Qλ for the privileged block Z with kernel kz, on z
+// augmented with a constant 1 (footnote 1: K̃ + 1). The linear kernel with
+// fewer augmented features than samples uses the factor form
+// (LowRankQLambda); every other case forms K̃ and applies eq (5).
+func privileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lambda float64) (*qlam, error) {
+	n, s := Z.Dims()
+	if (kz.Kind == kernel.Linear || kz.Kind == "") && s+1 < n {
+		zt := mat.NewDense(n, s+1, nil)
+		for i := 0; i < n; i++ {
+			row := zt.RawRowView(i)
+			copy(row, Z.RawRowView(i))
+			row[s] = 1
+		}
+		v, err := LowRankQLambda(zt, C, lambda)
+		if err != nil {
+			return nil, err
+		}
+		return &qlam{v: v}, nil
+	}
+	kt := kz.Gram(Z)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			kt.SetSym(i, j, kt.At(i, j)+1)
+		}
+	}
+	q, err := QLambda(ctx, kt, C, lambda)
+	if err != nil {
+		return nil, err
+	}
+	return &qlam{dense: q}, nil
+}
+
+// svm2Options are the solver settings shared by the model and the tests.
+type svm2Options struct {
+	Eps float64
+	smo smo.Options
+}
+
+// trainSVM2 solves dual (4) for given X, labels, kernel and Qλ and returns
+// the model (report included).
+func trainSVM2(ctx context.Context, X *mat.Dense, y []float64, kx kernel.Kernel, q *qlam, C, lambda float64, opt model.Options, so svm2Options) (*binModel, *smo.Result, error) {
+	n, _ := X.Dims()
+	kq, err := kernel.NewQ(kx, X, y, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	p := &smo.Problem{Q: &svm2Matrix{k: kq, q: q}, P: make([]float64, n), Y: y}
+	for i := range p.P {
+		p.P[i] = -1
+	}
+	sopt := so.smo
+	if sopt.Eps == 0 {
+		sopt.Eps = 1e-3
+	}
+	sopt.Shrinking = true
+	last := time.Now()
+	sopt.Progress = func(iter int, viol float64) {
+		if time.Since(last) > 5*time.Millisecond {
+			opt.Report(model.Progress{Fraction: -1, Iter: iter, Stage: "SMO", Message: fmt.Sprintf("violation %.3g", viol)})
+			last = time.Now()
+		}
+	}
+	res, err := smo.Solve(ctx, p, sopt)
+	if err != nil {
+		return nil, nil, err
+	}
+	rep := &model.Report{Model: "svm2plus", NTrain: n, Converged: res.Converged, Iterations: res.Iter, Objective: res.Obj}
+	rep.SetRho(res.Rho)
+	if !res.Converged {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("SMO did not converge in %d iterations (violation %.3g)", res.Iter, res.Violation))
+	}
+	// Slacks from the correcting function: stationarity of the Lagrangian of
+	// (3) in v gives (C·Z̃ᵀZ̃ + λI)v = Z̃ᵀα, so ξ = Z̃v = Z̃(C·Z̃ᵀZ̃ + λI)⁻¹Z̃ᵀα = Qλα
+	// (the same push-through identity that turns this into eq 5).
+	slack := q.mulVec(res.Alpha)
+	rep.Diagnostics = map[string][]float64{"alpha": append([]float64(nil), res.Alpha...), "slack": slack}
+	rep.Extras = map[string]float64{"C": C, "lambda": lambda, "violation": res.Violation}
+	m := newBinModel(kx, X, y, res.Alpha, -res.Rho, rep)
+	return m, res, nil
+}
+
+func fitSVM2Plus(ctx context.Context, train *data.Dataset, y []float64, v model.Values, opt model.Options) (model.BinaryModel, error) {
+	start := time.Now()
+	C, lambda, kx, kz, err := commonParams(train, y, v, "SVM2+")
+	if err != nil {
+		return nil, err
+	}
+	opt.Report(model.Progress{Fraction: 0, Stage: "Qλ (eq 5)"})
+	q, err := privileged(ctx, train.Z, kz, C, lambda)
+	if err != nil {
+		return nil, err
+	}
+	opt.Report(model.Progress{Fraction: 0.1, Stage: "SMO"})
+	m, _, err := trainSVM2(ctx, train.X, y, kx, q, C, lambda, opt, svm2Options{})
+	if err != nil {
+		return nil, err
+	}
+	m.Rep.Params = v.Clone()
+	m.Rep.TrainSeconds = time.Since(start).Seconds()
+	return m, nil
+}
+
+// commonParams reads and checks what both SVM+ models need.
+func commonParams(train *data.Dataset, y []float64, v model.Values, name string) (C, lambda float64, kx, kz kernel.Kernel, err error) {
+	if train == nil || train.X == nil {
+		return 0, 0, kx, kz, data.ErrNoData
+	}
+	n := train.Rows()
+	if train.Z == nil {
+		return 0, 0, kx, kz, fmt.Errorf("%s needs privileged features (the dataset has no Z block)", name)
+	}
+	if r, _ := train.Z.Dims(); r != n {
+		return 0, 0, kx, kz, fmt.Errorf("%s: Z has %d rows, X has %d", name, r, n)
+	}
+	if n < 2 || len(y) != n {
+		return 0, 0, kx, kz, fmt.Errorf("%s: need at least 2 samples with one label each (got %d rows, %d labels)", name, n, len(y))
+	}
+	np, nn := 0, 0
+	for _, t := range y {
+		switch t {
+		case 1:
+			np++
+		case -1:
+			nn++
+		default:
+			return 0, 0, kx, kz, fmt.Errorf("%s: label %v is not ±1", name, t)
+		}
+	}
+	if np == 0 || nn == 0 {
+		return 0, 0, kx, kz, fmt.Errorf("%s: only one class is present: a classifier needs two", name)
+	}
+	for _, blk := range []*mat.Dense{train.X, train.Z} {
+		for _, x := range blk.RawMatrix().Data {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return 0, 0, kx, kz, fmt.Errorf("%s: the data hold a non-finite value (%v)", name, x)
+			}
+		}
+	}
+	C, lambda = v.Float("C"), v.Float("lambda")
+	if err := checkCL(C, lambda); err != nil {
+		return 0, 0, kx, kz, err
+	}
+	if kx, err = kernel.FromValues(v, ""); err != nil {
+		return 0, 0, kx, kz, err
+	}
+	if kz, err = kernel.FromValues(v, "z"); err != nil {
+		return 0, 0, kx, kz, err
+	}
+	if kx.Kind == kernel.Precomputed || kz.Kind == kernel.Precomputed {
+		return 0, 0, kx, kz, fmt.Errorf("%s: precomputed kernels are not supported", name)
+	}
+	return C, lambda, kx, kz, nil
+}
