@@ -1,0 +1,431 @@
+package qp
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+)
+
+// iterate is the homogeneous-embedding state.
+type iterate struct {
+	x, y, z, s []float64
+	tau, kappa float64
+}
+
+// residuals of the embedding at an iterate (see the package comment).
+type residuals struct {
+	rx, ry, rz []float64
+	rtau       float64
+	px         []float64 // Px
+	gx         []float64 // Gx
+	ex         []float64 // Ex
+	eTy, gTz   []float64
+	xPx        float64
+}
+
+func (s *setup) residuals(it *iterate, r *residuals) {
+	s.pMul(it.x, r.px)
+	r.xPx = floats.Dot(it.x, r.px)
+	for i := range r.eTy {
+		r.eTy[i], r.gTz[i] = 0, 0
+	}
+	s.eTMulAdd(1, it.y, r.eTy)
+	s.gTMulAdd(1, it.z, r.gTz)
+	for i := range r.rx {
+		r.rx[i] = r.px[i] + r.eTy[i] + r.gTz[i] + s.q[i]*it.tau
+	}
+	for i := range r.ex {
+		r.ex[i] = 0
+	}
+	s.eMulAdd(1, it.x, r.ex)
+	for i := range r.ry {
+		r.ry[i] = r.ex[i] - s.d[i]*it.tau
+	}
+	s.gMul(it.x, r.gx)
+	for i := range r.rz {
+		r.rz[i] = r.gx[i] + it.s[i] - s.h[i]*it.tau
+	}
+	r.rtau = it.kappa + floats.Dot(s.q, it.x) + floats.Dot(s.d, it.y) + floats.Dot(s.h, it.z) + r.xPx/it.tau
+}
+
+func (s *setup) solve(ctx context.Context, opt Options) (*Result, error) {
+	n, m, pE := s.n, s.m, s.pE
+	it := &iterate{x: make([]float64, n), y: make([]float64, pE), z: make([]float64, m), s: make([]float64, m), tau: 1, kappa: 1}
+	r := &residuals{rx: make([]float64, n), ry: make([]float64, pE), rz: make([]float64, m),
+		px: make([]float64, n), gx: make([]float64, m), ex: make([]float64, pE),
+		eTy: make([]float64, n), gTz: make([]float64, n)}
+	k := newKKT(s)
+
+	// Work vectors.
+	negq := make([]float64, n)
+	for i, v := range s.q {
+		negq[i] = -v
+	}
+	x1, y1, z1 := make([]float64, n), make([]float64, pE), make([]float64, m)
+	x2, y2, z2 := make([]float64, n), make([]float64, pE), make([]float64, m)
+	dxa, dya, dza, dsa := make([]float64, n), make([]float64, pE), make([]float64, m), make([]float64, m)
+	r1, r2, r3 := make([]float64, n), make([]float64, pE), make([]float64, m)
+	ds := make([]float64, m)
+	w := make([]float64, m)
+	qp2 := make([]float64, n) // q + 2Pξ
+
+	// Initial point (as cvxopt's coneqp): with W = I solve
+	// min ½xᵀPx + qᵀx + ½‖s‖² s.t. Gx + s = h, Ex = d, then shift s and z
+	// into the positive orthant.
+	for i := range w {
+		w[i] = 1
+	}
+	if !k.factor(w) {
+		return nil, fmt.Errorf("%w: could not factorise the initial KKT system", ErrInput)
+	}
+	k.solve(negq, s.d, s.h, it.x, it.y, z1)
+	if m > 0 {
+		for i := range z1 {
+			it.s[i] = -z1[i]
+		}
+		shift := func(v []float64) {
+			a := -floats.Min(v)
+			if a >= 0 {
+				for i := range v {
+					v[i] += 1 + a
+				}
+			}
+		}
+		copy(it.z, z1)
+		shift(it.s)
+		shift(it.z)
+	}
+
+	// Scales for the relative stopping tests.
+	normQ := normInf(s.q)
+	normH := normInf(s.h)
+	normD := normInf(s.d)
+
+	res := &Result{}
+	var status Status
+	stallCount := 0
+	iter := 0
+	for ; ; iter++ {
+		s.residuals(it, r)
+		tau := it.tau
+		// Measures on the de-homogenised point.
+		xPxbar := r.xPx / (tau * tau)
+		qx := floats.Dot(s.q, it.x) / tau
+		pobj := 0.5*xPxbar + qx
+		dobj := -0.5*xPxbar - (floats.Dot(s.d, it.y)+floats.Dot(s.h, it.z))/tau
+		sz := floats.Dot(it.s, it.z) / (tau * tau)
+		pscale := 1 + math.Max(math.Max(normD, normH), math.Max(normInf(r.ex), normInf(r.gx))/tau)
+		dscale := 1 + math.Max(normQ, math.Max(normInf(r.px), math.Max(normInf(r.eTy), normInf(r.gTz)))/tau)
+		relP := math.Max(normInf(r.ry), normInf(r.rz)) / tau / pscale
+		relD := normInf(r.rx) / tau / dscale
+		gap := math.Max(math.Abs(pobj-dobj), sz)
+		relGap := gap / math.Max(1, math.Min(math.Abs(pobj), math.Abs(dobj)))
+		mu := (floats.Dot(it.s, it.z) + it.tau*it.kappa) / float64(m+1)
+
+		if relP <= opt.Tol && relD <= opt.Tol && relGap <= opt.Tol {
+			status = StatusOptimal
+			break
+		}
+		// Certificates (only once τ has fallen below κ, i.e. the embedding
+		// is heading for τ = 0).
+		if it.tau < it.kappa {
+			if cert := s.primalInfeasible(it, r, opt.InfeasTol); cert {
+				status = StatusInfeasible
+				break
+			}
+			if cert := s.dualInfeasible(it, r, opt.InfeasTol); cert {
+				status = StatusUnbounded
+				break
+			}
+		}
+		if math.IsNaN(relP) || math.IsNaN(relD) || math.IsNaN(relGap) || math.IsNaN(mu) {
+			status = StatusStalled
+			break
+		}
+		if opt.Trace != nil {
+			opt.Trace(Info{Iter: iter, PrimalObj: pobj, DualObj: dobj, PrimalRes: relP, DualRes: relD, Gap: relGap,
+				Mu: mu, Tau: it.tau, Kappa: it.kappa, Regularization: k.reg})
+		}
+		if iter >= opt.MaxIter {
+			status = StatusMaxIter
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if opt.Progress != nil {
+			opt.Progress(iter)
+		}
+		if stallCount >= 5 {
+			status = StatusStalled
+			break
+		}
+
+		// Factorise the reduced KKT system for this iterate.
+		for i := range w {
+			w[i] = it.z[i] / it.s[i]
+		}
+		if !k.factor(w) {
+			status = StatusStalled
+			break
+		}
+		// τ-direction: K v1 = [−q; d; h].
+		k.solve(negq, s.d, s.h, x1, y1, z1)
+		xi := 1 / tau
+		for i := range qp2 {
+			qp2[i] = s.q[i] + 2*r.px[i]*xi
+		}
+		xiPxi := r.xPx * xi * xi
+		den := -it.kappa/tau + floats.Dot(qp2, x1) + floats.Dot(s.d, y1) + floats.Dot(s.h, z1) - xiPxi
+
+		// direction solves K v2 = [−η r_x; −η r_y; −η r_z + d_s/z] and
+		// combines with v1 into (dx, dy, dz, ds, dtau, dkappa).
+		direction := func(eta float64, dS []float64, dK float64, dx, dy, dz, dsv []float64) (dtau, dkap float64) {
+			for i := range r1 {
+				r1[i] = -eta * r.rx[i]
+			}
+			for i := range r2 {
+				r2[i] = -eta * r.ry[i]
+			}
+			for i := range r3 {
+				r3[i] = -eta*r.rz[i] + dS[i]/it.z[i]
+			}
+			k.solve(r1, r2, r3, x2, y2, z2)
+			num := -eta*r.rtau + dK/tau - floats.Dot(qp2, x2) - floats.Dot(s.d, y2) - floats.Dot(s.h, z2)
+			dtau = num / den
+			for i := range dx {
+				dx[i] = x2[i] + dtau*x1[i]
+			}
+			for i := range dy {
+				dy[i] = y2[i] + dtau*y1[i]
+			}
+			for i := range dz {
+				dz[i] = z2[i] + dtau*z1[i]
+				dsv[i] = (-dS[i] - it.s[i]*dz[i]) / it.z[i]
+			}
+			dkap = (-dK - it.kappa*dtau) / tau
+			return dtau, dkap
+		}
+
+		// Predictor (affine scaling): η = 1, d_s = s∘z, d_κ = τκ.
+		for i := range ds {
+			ds[i] = it.s[i] * it.z[i]
+		}
+		dtauA, dkapA := direction(1, ds, it.tau*it.kappa, dxa, dya, dza, dsa)
+		alphaA := math.Min(1, maxStep(it, dza, dsa, dtauA, dkapA))
+		muA := 0.0
+		for i := range it.s {
+			muA += (it.s[i] + alphaA*dsa[i]) * (it.z[i] + alphaA*dza[i])
+		}
+		muA += (it.tau + alphaA*dtauA) * (it.kappa + alphaA*dkapA)
+		muA /= float64(m + 1)
+		sigma := math.Min(1, math.Pow(math.Max(muA, 0)/mu, 3))
+
+		// Corrector: η = 1 − σ, d_s = s∘z + Δs_a∘Δz_a − σμ, d_κ likewise.
+		for i := range ds {
+			ds[i] = it.s[i]*it.z[i] + dsa[i]*dza[i] - sigma*mu
+		}
+		dK := it.tau*it.kappa + dtauA*dkapA - sigma*mu
+		// Reuse the affine buffers for the combined direction.
+		dtau, dkap := direction(1-sigma, ds, dK, dxa, dya, dza, dsa)
+		alpha := math.Min(1, 0.99*maxStep(it, dza, dsa, dtau, dkap))
+		if !(alpha > 0) || math.IsNaN(alpha) {
+			status = StatusStalled
+			break
+		}
+		if alpha < 1e-8 {
+			stallCount++
+		} else {
+			stallCount = 0
+		}
+		floats.AddScaled(it.x, alpha, dxa)
+		floats.AddScaled(it.y, alpha, dya)
+		floats.AddScaled(it.z, alpha, dza)
+		floats.AddScaled(it.s, alpha, dsa)
+		it.tau += alpha * dtau
+		it.kappa += alpha * dkap
+	}
+	s.fillResult(it, r, res, status, iter, opt)
+	switch status {
+	case StatusInfeasible:
+		return res, fmt.Errorf("%w: found Farkas multipliers (z ≥ 0, y) with ‖Aᵀz + Eᵀy − zLower + zUpper‖∞ ≤ %.0e · (−(bᵀz + dᵀy − lᵀzLower + uᵀzUpper)); "+
+			"they are in Result.Y/Z/ZLower/ZUpper", ErrInfeasible, opt.InfeasTol)
+	case StatusUnbounded:
+		return res, fmt.Errorf("%w: found a direction d (Result.Certificate) with qᵀd = %.3g < 0, Pd ≈ 0, Ed ≈ 0, Ad ≤ 0 and the bounds respected (to %.0e relative); "+
+			"the objective decreases without limit along it from any feasible point", ErrUnbounded, floats.Dot(s.q, res.Certificate), opt.InfeasTol)
+	}
+	return res, nil
+}
+
+// maxStep returns the largest α with s+αΔs, z+αΔz, τ+αΔτ, κ+αΔκ ≥ 0
+// (+Inf if the direction never leaves the orthant).
+func maxStep(it *iterate, dz, ds []float64, dtau, dkap float64) float64 {
+	a := math.Inf(1)
+	for i, v := range dz {
+		if v < 0 {
+			a = math.Min(a, -it.z[i]/v)
+		}
+	}
+	for i, v := range ds {
+		if v < 0 {
+			a = math.Min(a, -it.s[i]/v)
+		}
+	}
+	if dtau < 0 {
+		a = math.Min(a, -it.tau/dtau)
+	}
+	if dkap < 0 {
+		a = math.Min(a, -it.kappa/dkap)
+	}
+	return a
+}
+
+// primalInfeasible tests the Farkas certificate hᵀz + dᵀy < 0 with
+// ‖Eᵀy + Gᵀz‖∞ ≤ tol·(−(hᵀz + dᵀy)), z ≥ 0 (always true for iterates).
+func (s *setup) primalInfeasible(it *iterate, r *residuals, tol float64) bool {
+	bz := floats.Dot(s.h, it.z) + floats.Dot(s.d, it.y)
+	if !(bz < 0) {
+		return false
+	}
+	worst := 0.0
+	for i := range r.eTy {
+		worst = math.Max(worst, math.Abs(r.eTy[i]+r.gTz[i]))
+	}
+	return worst <= tol*(-bz)
+}
+
+// dualInfeasible tests the recession certificate qᵀx < 0 with ‖Px‖∞, ‖Ex‖∞
+// and max(Gx)₊ all ≤ tol·(−qᵀx).
+func (s *setup) dualInfeasible(it *iterate, r *residuals, tol float64) bool {
+	qx := floats.Dot(s.q, it.x)
+	if !(qx < 0) {
+		return false
+	}
+	lim := tol * (-qx)
+	if normInf(r.px) > lim || normInf(r.ex) > lim {
+		return false
+	}
+	for _, v := range r.gx {
+		if v > lim {
+			return false
+		}
+	}
+	return true
+}
+
+// fillResult maps the internal iterate back to the user's problem.
+func (s *setup) fillResult(it *iterate, r *residuals, res *Result, status Status, iter int, opt Options) {
+	n := s.n
+	res.Status = status
+	res.Converged = status == StatusOptimal
+	res.Iter = iter
+	res.X = make([]float64, n)
+	res.Y = make([]float64, s.pE0)
+	res.Z = make([]float64, s.mA0)
+	res.ZLower = make([]float64, n)
+	res.ZUpper = make([]float64, n)
+	scale := 1 / it.tau
+	switch status {
+	case StatusInfeasible:
+		// Normalise the multipliers to ‖(y, z)‖∞ = 1.
+		scale = 1 / math.Max(normInf(it.y), normInf(it.z))
+	case StatusUnbounded:
+		res.Certificate = make([]float64, n)
+		nx := normInf(it.x)
+		for i := range it.x {
+			res.Certificate[i] = it.x[i] / nx
+		}
+		scale = 1 / nx
+	}
+	if status == StatusInfeasible || status == StatusUnbounded {
+		res.X = nil
+	} else {
+		for i := range it.x {
+			res.X[i] = it.x[i] * scale
+		}
+	}
+	// The fixed variables are exact.
+	if status != StatusUnbounded && status != StatusInfeasible {
+		for _, i := range s.fix {
+			res.X[i] = s.lower[i]
+		}
+	}
+	if status != StatusUnbounded {
+		for i := 0; i < s.pE0; i++ {
+			res.Y[i] = it.y[i] * scale
+		}
+		for j, i := range s.rowA {
+			res.Z[i] = it.z[j] * scale
+		}
+		off := s.mA
+		for j, i := range s.lo {
+			res.ZLower[i] = it.z[off+j] * scale
+		}
+		off += len(s.lo)
+		for j, i := range s.up {
+			res.ZUpper[i] = it.z[off+j] * scale
+		}
+		for j, i := range s.fix {
+			v := it.y[s.pE0+j] * scale
+			if v > 0 {
+				res.ZUpper[i] = v
+			} else {
+				res.ZLower[i] = -v
+			}
+		}
+	}
+	if status == StatusInfeasible || status == StatusUnbounded {
+		return
+	}
+	s.measure(res, opt)
+}
+
+// measure fills Obj, DualObj and the residuals of res from its X and
+// multipliers, on the original problem data.
+func (s *setup) measure(res *Result, opt Options) {
+	n := s.n
+	px := make([]float64, n)
+	s.pMul(res.X, px)
+	xPx := floats.Dot(res.X, px)
+	res.Obj = 0.5*xPx + floats.Dot(s.q, res.X)
+	// Dual residual Px + q + Aᵀz + Eᵀy − zL + zU, and dual objective.
+	dr := make([]float64, n)
+	for i := range dr {
+		dr[i] = px[i] + s.q[i] - res.ZLower[i] + res.ZUpper[i]
+	}
+	dobj := -0.5 * xPx
+	pres := 0.0
+	for j, i := range s.rowA {
+		row := s.a[j*n : (j+1)*n]
+		floats.AddScaled(dr, res.Z[i], row)
+		dobj -= s.h[j] * res.Z[i]
+		pres = math.Max(pres, floats.Dot(row, res.X)-s.h[j])
+	}
+	for i := 0; i < s.pE0; i++ {
+		row := s.e[i*n : (i+1)*n]
+		floats.AddScaled(dr, res.Y[i], row)
+		dobj -= s.d[i] * res.Y[i]
+		pres = math.Max(pres, math.Abs(floats.Dot(row, res.X)-s.d[i]))
+	}
+	for i := 0; i < n; i++ {
+		if l := s.lower[i]; !math.IsInf(l, -1) {
+			dobj += l * res.ZLower[i]
+			pres = math.Max(pres, l-res.X[i])
+		}
+		if u := s.upper[i]; !math.IsInf(u, 1) {
+			dobj -= u * res.ZUpper[i]
+			pres = math.Max(pres, res.X[i]-u)
+		}
+	}
+	res.DualObj = dobj
+	res.PrimalRes = pres
+	res.DualRes = normInf(dr)
+	res.Gap = math.Abs(res.Obj - dobj)
+	pscale := 1 + math.Max(normInf(s.h), normInf(s.d))
+	dscale := 1 + math.Max(normInf(s.q), normInf(px))
+	res.RelPrimalRes = pres / pscale
+	res.RelDualRes = res.DualRes / dscale
+	res.RelGap = res.Gap / math.Max(1, math.Min(math.Abs(res.Obj), math.Abs(dobj)))
+}

@@ -1,0 +1,386 @@
+// Package qp is LUPI Lab's dense convex quadratic-programming solver:
+//
+//	minimise ½xᵀPx + qᵀx  subject to  Ax ≤ b,  Ex = d,  l ≤ x ≤ u
+//
+// with P symmetric positive semidefinite and every bound optional (nil slice,
+// or ±Inf entries). It is the reference solver for SVM1+ (paper 000, eqs 1–2)
+// and the engine behind the twin-SVM and multi-view models.
+//
+// # Method
+//
+// A primal-dual interior-point method with Mehrotra's predictor–corrector,
+// applied to the homogeneous self-dual embedding of the QP's optimality
+// conditions (the form used by Clarabel: Goulart & Chen 2024, "Clarabel: an
+// interior-point solver for conic programs with quadratic objectives", §3–4;
+// for LPs Xu, Hung & Ye 1996). Variables are (x, y, z, s, τ, κ) with
+//
+//	Px + Eᵀy + Gᵀz + qτ = 0,   Ex = dτ,   Gx + s = hτ,
+//	κ + qᵀx + dᵀy + hᵀz + xᵀPx/τ = 0,   s∘z = 0,  τκ = 0,  s, z, τ, κ ≥ 0,
+//
+// where Gx ≤ h stacks Ax ≤ b, −x ≤ −l and x ≤ u (finite bounds only). A
+// solution with τ > 0 gives the optimum x/τ; τ → 0 with κ > 0 yields a
+// Farkas-type certificate, which is how infeasible (ErrInfeasible) and
+// unbounded (ErrUnbounded) problems are reported — by verified certificates,
+// not by a heuristic divergence test.
+//
+// Each iteration factorises one symmetric positive definite matrix (see
+// kkt.go for why Cholesky of the reduced system was chosen over LDLᵀ) and
+// solves with it three times (the τ-direction, the predictor and the
+// corrector), plus a few steps of iterative refinement.
+//
+// Non-convex problems are rejected up front: P is checked with CheckPSD and a
+// P with an eigenvalue below −tol·‖P‖ gives ErrNotPSD. Callers that need a
+// non-convex QP must choose another method deliberately.
+package qp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Sentinel errors. Solve wraps them with a message describing the problem;
+// test with errors.Is.
+var (
+	// ErrNotPSD: P is not positive semidefinite (the problem is not convex).
+	ErrNotPSD = errors.New("qp: P is not positive semidefinite")
+	// ErrInfeasible: the constraints admit no x (a Farkas certificate was found).
+	ErrInfeasible = errors.New("qp: problem is infeasible")
+	// ErrUnbounded: the objective is unbounded below on the feasible set
+	// (a recession direction with Pd = 0, qᵀd < 0 was found). Strictly, this
+	// certifies dual infeasibility: the problem is unbounded if it is feasible.
+	ErrUnbounded = errors.New("qp: objective is unbounded below")
+	// ErrInput: the problem data are malformed (shapes, NaN/Inf, bounds).
+	ErrInput = errors.New("qp: invalid problem")
+)
+
+// Problem is min ½xᵀPx + qᵀx s.t. Ax ≤ b, Ex = d, Lower ≤ x ≤ Upper.
+//
+// The number of variables n is len(Q). P may be nil (a linear program); A/B
+// and E/D may be nil (no such constraints); Lower/Upper may be nil (no
+// bounds), and individual entries may be −Inf / +Inf (no bound on that
+// variable). A row of B equal to +Inf is ignored. Lower[i] == Upper[i] fixes
+// x[i].
+type Problem struct {
+	P     *mat.SymDense // n×n, positive semidefinite; nil ⇒ 0
+	Q     []float64     // length n
+	A     *mat.Dense    // mI×n, with B
+	B     []float64     // length mI: Ax ≤ b
+	E     *mat.Dense    // mE×n, with D
+	D     []float64     // length mE: Ex = d
+	Lower []float64     // nil or length n; −Inf = no lower bound
+	Upper []float64     // nil or length n; +Inf = no upper bound
+}
+
+// Options tune Solve. The zero value gives the defaults.
+type Options struct {
+	// Tol is the relative tolerance on primal residual, dual residual and
+	// duality gap (default 1e-8).
+	Tol float64
+	// MaxIter caps the interior-point iterations (default 100). Hitting it
+	// returns Converged = false with the residuals reached, and no error.
+	MaxIter int
+	// Progress, if non-nil, is called once per iteration.
+	Progress func(iter int)
+	// InfeasTol is the relative tolerance of the infeasibility certificates
+	// (default 1e-8).
+	InfeasTol float64
+	// PSDTol is the relative tolerance of the convexity check: P is accepted
+	// when its smallest eigenvalue is ≥ −PSDTol·‖P‖ (default 1e-9).
+	PSDTol float64
+	// Trace, if non-nil, receives per-iteration diagnostics.
+	Trace func(Info)
+}
+
+// Info is one iteration's diagnostics, passed to Options.Trace.
+type Info struct {
+	Iter                    int
+	PrimalObj, DualObj      float64
+	PrimalRes, DualRes, Gap float64 // relative measures compared with Tol
+	Mu, Tau, Kappa, Step    float64
+	Regularization          float64
+}
+
+// Status says how Solve ended.
+type Status int
+
+const (
+	// StatusOptimal: all three relative measures are ≤ Tol.
+	StatusOptimal Status = iota
+	// StatusMaxIter: MaxIter iterations without convergence.
+	StatusMaxIter
+	// StatusStalled: the iteration could not make progress (step length
+	// collapsed or the KKT system could not be factorised).
+	StatusStalled
+	// StatusInfeasible: a primal infeasibility certificate was found.
+	StatusInfeasible
+	// StatusUnbounded: a dual infeasibility certificate was found.
+	StatusUnbounded
+)
+
+func (s Status) String() string {
+	switch s {
+	case StatusOptimal:
+		return "optimal"
+	case StatusMaxIter:
+		return "iteration limit"
+	case StatusStalled:
+		return "stalled"
+	case StatusInfeasible:
+		return "infeasible"
+	case StatusUnbounded:
+		return "unbounded"
+	}
+	return fmt.Sprintf("Status(%d)", int(s))
+}
+
+// Result is Solve's output. Multipliers satisfy, at the optimum,
+//
+//	Px + q + Aᵀz + Eᵀy − zLower + zUpper = 0,  z, zLower, zUpper ≥ 0,
+//
+// with complementarity zᵢ(b − Ax)ᵢ = 0, zLowerᵢ(xᵢ − lᵢ) = 0, zUpperᵢ(uᵢ − xᵢ) = 0.
+type Result struct {
+	X         []float64 // primal solution (length n); nil when infeasible/unbounded
+	Obj       float64   // ½xᵀPx + qᵀx at X
+	DualObj   float64   // Lagrangian dual objective at (X, Y, Z, ZLower, ZUpper)
+	Iter      int       // iterations taken
+	Converged bool      // Status == StatusOptimal
+	Status    Status
+
+	Y      []float64 // multipliers of Ex = d (length mE)
+	Z      []float64 // multipliers of Ax ≤ b (length mI), ≥ 0
+	ZLower []float64 // multipliers of x ≥ l (length n; 0 where unbounded)
+	ZUpper []float64 // multipliers of x ≤ u (length n; 0 where unbounded)
+
+	// Absolute residuals at the returned point (∞-norms):
+	PrimalRes float64 // max violation of Ax ≤ b, Ex = d, l ≤ x ≤ u
+	DualRes   float64 // ‖Px + q + Aᵀz + Eᵀy − zLower + zUpper‖∞
+	Gap       float64 // |Obj − DualObj|
+	// Relative measures the stopping test compares with Tol.
+	RelPrimalRes, RelDualRes, RelGap float64
+
+	// Certificate is, for StatusUnbounded, a normalised direction d (‖d‖∞ = 1)
+	// with Pd ≈ 0, Ed ≈ 0, Ad ≤ 0, bounds respected and qᵀd < 0. For
+	// StatusInfeasible it is nil and Y, Z, ZLower, ZUpper hold the normalised
+	// Farkas multipliers (Aᵀz + Eᵀy − zLower + zUpper ≈ 0 with bᵀz + dᵀy −
+	// lᵀzLower + uᵀzUpper < 0).
+	Certificate []float64
+}
+
+// Solve solves the QP. On ErrInfeasible / ErrUnbounded it also returns a
+// Result holding the certificate; on other errors the Result is nil. Solve
+// checks ctx once per iteration and returns ctx.Err() when it is done.
+func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if opt.Tol == 0 {
+		opt.Tol = 1e-8
+	}
+	if opt.MaxIter == 0 {
+		opt.MaxIter = 100
+	}
+	if opt.InfeasTol == 0 {
+		opt.InfeasTol = 1e-8
+	}
+	if opt.PSDTol == 0 {
+		opt.PSDTol = 1e-9
+	}
+	if !(opt.Tol > 0) || !(opt.InfeasTol > 0) || !(opt.PSDTol > 0) || opt.MaxIter < 0 {
+		return nil, fmt.Errorf("%w: tolerances must be > 0 and MaxIter ≥ 0", ErrInput)
+	}
+	s, err := newSetup(p)
+	if err != nil {
+		return nil, err
+	}
+	if p.P != nil {
+		if err := CheckPSD(p.P, opt.PSDTol); err != nil {
+			return nil, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return s.solve(ctx, opt)
+}
+
+// setup is the problem in the solver's internal form: inequalities
+// Gx ≤ h with G = [A (finite rows); −I (finite lower); I (finite upper)],
+// equalities Ex = d including fixed variables.
+type setup struct {
+	n    int
+	p    []float64 // P row-major n×n (full, symmetric), nil if P == nil
+	q    []float64
+	a    []float64 // kept rows of A, row-major mA×n
+	mA   int
+	rowA []int // original row index of each kept A row
+	mA0  int   // original number of rows of A
+	lo   []int // variables with finite lower bound (not fixed)
+	up   []int // variables with finite upper bound (not fixed)
+	m    int   // mA + len(lo) + len(up)
+	h    []float64
+	e    []float64 // equality rows, row-major pE×n (original rows then fixed variables)
+	pE   int
+	pE0  int   // original number of equality rows
+	fix  []int // fixed variables (equality rows pE0…)
+	d    []float64
+
+	lower, upper []float64 // normalised bounds (length n, ±Inf where none)
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+func newSetup(pr *Problem) (*setup, error) {
+	if pr == nil {
+		return nil, fmt.Errorf("%w: nil problem", ErrInput)
+	}
+	n := len(pr.Q)
+	if n == 0 {
+		return nil, fmt.Errorf("%w: no variables (len(Q) == 0)", ErrInput)
+	}
+	s := &setup{n: n, q: append([]float64(nil), pr.Q...)}
+	for i, v := range s.q {
+		if !finite(v) {
+			return nil, fmt.Errorf("%w: Q[%d] = %v", ErrInput, i, v)
+		}
+	}
+	if pr.P != nil {
+		if r := pr.P.SymmetricDim(); r != n {
+			return nil, fmt.Errorf("%w: P is %d×%d but len(Q) = %d", ErrInput, r, r, n)
+		}
+		s.p = make([]float64, n*n)
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				v := pr.P.At(i, j)
+				if !finite(v) {
+					return nil, fmt.Errorf("%w: P[%d,%d] = %v", ErrInput, i, j, v)
+				}
+				s.p[i*n+j] = v
+				s.p[j*n+i] = v
+			}
+		}
+	}
+	// Inequalities Ax ≤ b.
+	if (pr.A == nil) != (len(pr.B) == 0) {
+		if pr.A == nil {
+			return nil, fmt.Errorf("%w: B has %d entries but A is nil", ErrInput, len(pr.B))
+		}
+		if r, _ := pr.A.Dims(); r != 0 {
+			return nil, fmt.Errorf("%w: A has %d rows but B is empty", ErrInput, r)
+		}
+	}
+	if pr.A != nil {
+		r, c := pr.A.Dims()
+		if c != n || r != len(pr.B) {
+			return nil, fmt.Errorf("%w: A is %d×%d, want %d×%d (len(B)×len(Q))", ErrInput, r, c, len(pr.B), n)
+		}
+		s.mA0 = r
+		for i := 0; i < r; i++ {
+			bi := pr.B[i]
+			if math.IsNaN(bi) {
+				return nil, fmt.Errorf("%w: B[%d] is NaN", ErrInput, i)
+			}
+			for j := 0; j < n; j++ {
+				if v := pr.A.At(i, j); !finite(v) {
+					return nil, fmt.Errorf("%w: A[%d,%d] = %v", ErrInput, i, j, v)
+				}
+			}
+			if math.IsInf(bi, 1) {
+				continue
+			}
+			if math.IsInf(bi, -1) {
+				return nil, fmt.Errorf("%w: B[%d] = -Inf (row %d of Ax ≤ b can never hold)", ErrInfeasible, i, i)
+			}
+			s.rowA = append(s.rowA, i)
+			for j := 0; j < n; j++ {
+				s.a = append(s.a, pr.A.At(i, j))
+			}
+			s.h = append(s.h, bi)
+		}
+		s.mA = len(s.rowA)
+	}
+	// Equalities Ex = d.
+	if (pr.E == nil) != (len(pr.D) == 0) {
+		if pr.E == nil {
+			return nil, fmt.Errorf("%w: D has %d entries but E is nil", ErrInput, len(pr.D))
+		}
+		if r, _ := pr.E.Dims(); r != 0 {
+			return nil, fmt.Errorf("%w: E has %d rows but D is empty", ErrInput, r)
+		}
+	}
+	if pr.E != nil {
+		r, c := pr.E.Dims()
+		if c != n || r != len(pr.D) {
+			return nil, fmt.Errorf("%w: E is %d×%d, want %d×%d (len(D)×len(Q))", ErrInput, r, c, len(pr.D), n)
+		}
+		s.pE0 = r
+		for i := 0; i < r; i++ {
+			if !finite(pr.D[i]) {
+				return nil, fmt.Errorf("%w: D[%d] = %v", ErrInput, i, pr.D[i])
+			}
+			for j := 0; j < n; j++ {
+				v := pr.E.At(i, j)
+				if !finite(v) {
+					return nil, fmt.Errorf("%w: E[%d,%d] = %v", ErrInput, i, j, v)
+				}
+				s.e = append(s.e, v)
+			}
+			s.d = append(s.d, pr.D[i])
+		}
+	}
+	// Bounds.
+	if pr.Lower != nil && len(pr.Lower) != n {
+		return nil, fmt.Errorf("%w: len(Lower) = %d, want %d", ErrInput, len(pr.Lower), n)
+	}
+	if pr.Upper != nil && len(pr.Upper) != n {
+		return nil, fmt.Errorf("%w: len(Upper) = %d, want %d", ErrInput, len(pr.Upper), n)
+	}
+	s.lower = make([]float64, n)
+	s.upper = make([]float64, n)
+	for i := 0; i < n; i++ {
+		l, u := math.Inf(-1), math.Inf(1)
+		if pr.Lower != nil {
+			l = pr.Lower[i]
+		}
+		if pr.Upper != nil {
+			u = pr.Upper[i]
+		}
+		if math.IsNaN(l) || math.IsInf(l, 1) {
+			return nil, fmt.Errorf("%w: Lower[%d] = %v", ErrInput, i, l)
+		}
+		if math.IsNaN(u) || math.IsInf(u, -1) {
+			return nil, fmt.Errorf("%w: Upper[%d] = %v", ErrInput, i, u)
+		}
+		if l > u {
+			return nil, fmt.Errorf("%w: Lower[%d] = %v > Upper[%d] = %v", ErrInfeasible, i, l, i, u)
+		}
+		s.lower[i], s.upper[i] = l, u
+		switch {
+		case l == u:
+			s.fix = append(s.fix, i)
+		default:
+			if !math.IsInf(l, -1) {
+				s.lo = append(s.lo, i)
+				s.h = append(s.h, -l)
+			}
+		}
+	}
+	for i := 0; i < n; i++ {
+		if s.lower[i] != s.upper[i] && !math.IsInf(s.upper[i], 1) {
+			s.up = append(s.up, i)
+			s.h = append(s.h, s.upper[i])
+		}
+	}
+	for _, i := range s.fix {
+		row := make([]float64, n)
+		row[i] = 1
+		s.e = append(s.e, row...)
+		s.d = append(s.d, s.lower[i])
+	}
+	s.pE = s.pE0 + len(s.fix)
+	s.m = s.mA + len(s.lo) + len(s.up)
+	return s, nil
+}
