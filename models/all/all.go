@@ -4,5 +4,6 @@ package all
 
 import (
 	// Each import registers models in lupilab/models/model.
+	_ "lupilab/models/joint"
 	_ "lupilab/models/model"
 )
