@@ -1,0 +1,392 @@
+// Package ncqp finds KKT points of possibly non-convex quadratic programs
+//
+//	min  Φ(x) = ½ xᵀHx + pᵀx
+//	s.t. x ≥ 0,   Σ_{i∈G_g} a_i x_i ≤ b_g   for each group g,
+//
+// where the groups G_g partition the variables (a variable in no group is
+// only bounded below by 0) and H restricted to a group is diagonal with
+// non-negative entries. H itself may be indefinite: the non-convexity lives
+// only in the couplings between groups. MPWTSVM's duals (paper 001, eqs
+// (31)/(32)) have exactly this shape: each group is (αᴬⱼ, λᴬⱼ, ξᴮⱼ) with the
+// constraint αᴬⱼ + λᴬⱼ − C ξᴮⱼ ≤ C_A, and the indefinite part is the
+// C·ξᴬᵀξᴮ coupling between groups.
+//
+// Method: block coordinate descent (Gauss–Seidel) over the groups. Each
+// group sub-problem is a convex separable QP with one linear constraint,
+// solved exactly through its one-dimensional dual (a piecewise-linear root
+// search). Every step therefore decreases Φ monotonically (Φ is bounded below
+// on the feasible set for the problems we pose), and the method stops only when
+// the natural KKT residual
+//
+//	r(x) = ‖x − P_Ω(x − ∇Φ(x))‖∞
+//
+// (P_Ω the Euclidean projection onto the feasible set, a product of the
+// group sets) is below tolerance: r(x) = 0 holds exactly at first-order KKT
+// points of the non-convex QP. This is a local method: it returns a KKT point
+// (typically a local minimum, since every block is at its exact minimum),
+// not a certified global minimum, which for an indefinite QP would be NP-hard
+// in general. A convex-only solver (interior point) cannot be used because H
+// is indefinite.
+package ncqp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Operator is the symmetric Hessian H, accessed by columns.
+type Operator interface {
+	// Dim is the number of variables.
+	Dim() int
+	// At returns H[i][j].
+	At(i, j int) float64
+	// AddColumn adds s·H[:,j] to y.
+	AddColumn(j int, s float64, y []float64)
+}
+
+// Problem is the QP described in the package comment.
+type Problem struct {
+	H Operator
+	P []float64
+	// Groups lists the variable indices of each group; Coef the matching
+	// constraint coefficients a_i; Bound the right-hand sides b_g ≥ 0 (so that
+	// x = 0 is feasible).
+	Groups [][]int
+	Coef   [][]float64
+	Bound  []float64
+}
+
+// Options control Solve.
+type Options struct {
+	// Tol bounds the natural KKT residual, relative to max(1, ‖p‖∞). Default 1e-7.
+	Tol float64
+	// MaxSweeps bounds the number of passes over all groups. Default 20000.
+	MaxSweeps int
+	// Progress, when set, is called after every sweep that took a while
+	// (about every 10 ms of work) with the sweep count and the residual.
+	Progress func(sweep int, residual float64)
+}
+
+// Result is a KKT point (when Converged) of the Problem.
+type Result struct {
+	X         []float64
+	Grad      []float64 // ∇Φ(X) = HX + p
+	Obj       float64
+	Sweeps    int
+	Residual  float64 // natural KKT residual at X (absolute)
+	Converged bool
+}
+
+// Errors returned by Solve.
+var (
+	ErrInput     = errors.New("ncqp: invalid problem")
+	ErrUnbounded = errors.New("ncqp: a block sub-problem is unbounded below")
+)
+
+type group struct {
+	idx  []int
+	coef []float64
+	b    float64
+}
+
+// Solve runs block coordinate descent from x = 0.
+func Solve(ctx context.Context, pr *Problem, opt Options) (*Result, error) {
+	if pr == nil || pr.H == nil {
+		return nil, fmt.Errorf("%w: no Hessian", ErrInput)
+	}
+	n := pr.H.Dim()
+	if len(pr.P) != n || len(pr.Coef) != len(pr.Groups) || len(pr.Bound) != len(pr.Groups) {
+		return nil, fmt.Errorf("%w: dimensions disagree", ErrInput)
+	}
+	groups, err := buildGroups(pr, n)
+	if err != nil {
+		return nil, err
+	}
+	pmax := 1.0
+	for _, v := range pr.P {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("%w: p has a non-finite entry", ErrInput)
+		}
+		pmax = math.Max(pmax, math.Abs(v))
+	}
+	tol := opt.Tol
+	if tol <= 0 {
+		tol = 1e-7
+	}
+	tol *= pmax
+	maxSweeps := opt.MaxSweeps
+	if maxSweeps <= 0 {
+		maxSweeps = 20000
+	}
+	diag := make([]float64, n)
+	for i := range diag {
+		diag[i] = pr.H.At(i, i)
+	}
+	x := make([]float64, n)
+	g := append([]float64(nil), pr.P...)
+	res := &Result{}
+	var h, q, v [3]float64
+	work := 0
+	sweep := 0
+	for ; sweep < maxSweeps; sweep++ {
+		for _, gr := range groups {
+			k := len(gr.idx)
+			hs, qs, vs := h[:0], q[:0], v[:0]
+			if k > 3 {
+				hs, qs, vs = make([]float64, 0, k), make([]float64, 0, k), make([]float64, k)
+			} else {
+				vs = v[:k]
+			}
+			for _, i := range gr.idx {
+				hs = append(hs, diag[i])
+				qs = append(qs, g[i]-diag[i]*x[i])
+			}
+			if err := minBlock(hs, qs, gr.coef, gr.b, vs); err != nil {
+				return nil, err
+			}
+			for t, i := range gr.idx {
+				if d := vs[t] - x[i]; d != 0 {
+					x[i] = vs[t]
+					pr.H.AddColumn(i, d, g)
+					work += n
+				}
+			}
+		}
+		r := residual(x, g, groups)
+		res.Residual = r
+		if r <= tol {
+			break
+		}
+		if work > 200000 {
+			work = 0
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if opt.Progress != nil {
+				opt.Progress(sweep, r)
+			}
+		}
+	}
+	res.Sweeps = sweep
+	res.X, res.Grad = x, g
+	res.Residual = residual(x, g, groups)
+	res.Converged = res.Residual <= tol
+	s := 0.0
+	for i := range x {
+		s += x[i] * (g[i] + pr.P[i])
+	}
+	res.Obj = s / 2
+	return res, nil
+}
+
+func buildGroups(pr *Problem, n int) ([]group, error) {
+	seen := make([]bool, n)
+	var out []group
+	for gi, idx := range pr.Groups {
+		if len(pr.Coef[gi]) != len(idx) {
+			return nil, fmt.Errorf("%w: group %d has %d coefficients for %d variables", ErrInput, gi, len(pr.Coef[gi]), len(idx))
+		}
+		if !(pr.Bound[gi] >= 0) || math.IsInf(pr.Bound[gi], 0) {
+			return nil, fmt.Errorf("%w: group %d bound %v must be finite and ≥ 0", ErrInput, gi, pr.Bound[gi])
+		}
+		for _, i := range idx {
+			if i < 0 || i >= n || seen[i] {
+				return nil, fmt.Errorf("%w: variable %d repeated or out of range in group %d", ErrInput, i, gi)
+			}
+			seen[i] = true
+		}
+		for a := 0; a < len(idx); a++ {
+			if d := pr.H.At(idx[a], idx[a]); d < 0 || math.IsNaN(d) {
+				return nil, fmt.Errorf("%w: H[%d][%d] = %v < 0 (block sub-problems must be convex)", ErrInput, idx[a], idx[a], d)
+			}
+			for b := a + 1; b < len(idx); b++ {
+				if pr.H.At(idx[a], idx[b]) != 0 {
+					return nil, fmt.Errorf("%w: H is not diagonal inside group %d", ErrInput, gi)
+				}
+			}
+		}
+		out = append(out, group{idx: idx, coef: pr.Coef[gi], b: pr.Bound[gi]})
+	}
+	for i := 0; i < n; i++ { // ungrouped variables: x ≥ 0 only
+		if !seen[i] {
+			if d := pr.H.At(i, i); d < 0 || math.IsNaN(d) {
+				return nil, fmt.Errorf("%w: H[%d][%d] = %v < 0", ErrInput, i, i, d)
+			}
+			out = append(out, group{idx: []int{i}, coef: []float64{0}, b: 0})
+		}
+	}
+	return out, nil
+}
+
+// residual returns ‖x − P(x − g)‖∞ over all groups.
+func residual(x, g []float64, groups []group) float64 {
+	r := 0.0
+	ones := [3]float64{1, 1, 1}
+	var z, v [3]float64
+	for _, gr := range groups {
+		k := len(gr.idx)
+		hs, zs, vs := ones[:k:k], z[:k], v[:k]
+		if k > 3 {
+			hs, zs, vs = make([]float64, k), make([]float64, k), make([]float64, k)
+			for t := range hs {
+				hs[t] = 1
+			}
+		}
+		for t, i := range gr.idx {
+			zs[t] = -(x[i] - g[i]) // q = −z for ½‖v − z‖²
+		}
+		_ = minBlock(hs, zs, gr.coef, gr.b, vs) // strictly convex: never fails
+		for t, i := range gr.idx {
+			r = math.Max(r, math.Abs(x[i]-vs[t]))
+		}
+	}
+	return r
+}
+
+// minBlock solves min Σ ½hᵢvᵢ² + qᵢvᵢ s.t. v ≥ 0, Σ aᵢvᵢ ≤ b exactly (hᵢ ≥ 0,
+// b ≥ 0), writing the minimiser into v. With multiplier θ ≥ 0 for the sum
+// constraint, a quadratic variable is vᵢ(θ) = max(0, −(qᵢ+θaᵢ)/hᵢ); a linear
+// one (hᵢ = 0) is 0 if qᵢ+θaᵢ > 0 and free if = 0, which confines θ to
+// [θlo, θhi]. r(θ) = Σ aᵢvᵢ(θ) over the quadratic variables is continuous,
+// piecewise linear and non-increasing, so θ is found by scanning its
+// breakpoints; linear variables then fill any remaining gap. Among several
+// minimisers (linear variables), the one with the smallest linear variables
+// is returned.
+func minBlock(h, q, a []float64, b float64, v []float64) error {
+	thLo, thHi := 0.0, math.Inf(1)
+	posLin, negLin := -1, -1 // a linear variable with a > 0 (resp. < 0) that may fill the gap
+	for i := range h {
+		if h[i] > 0 {
+			continue
+		}
+		switch {
+		case a[i] > 0:
+			if t := -q[i] / a[i]; t >= thLo {
+				thLo, posLin = t, i
+			}
+		case a[i] < 0:
+			if t := q[i] / -a[i]; t <= thHi {
+				thHi, negLin = t, i
+			}
+		default:
+			if q[i] < 0 {
+				return ErrUnbounded
+			}
+		}
+	}
+	if thLo > thHi {
+		return ErrUnbounded
+	}
+	r := func(th float64) float64 {
+		s := 0.0
+		for i := range h {
+			if h[i] > 0 {
+				if vi := -(q[i] + th*a[i]) / h[i]; vi > 0 {
+					s += a[i] * vi
+				}
+			}
+		}
+		return s
+	}
+	var th float64
+	fill := 0.0 // Σ aᵢvᵢ the linear variables must contribute
+	switch rlo := r(thLo); {
+	case rlo <= b:
+		th = thLo
+		if th > 0 && posLin >= 0 {
+			fill = b - rlo // constraint active: the a>0 linear variable takes the slack
+		}
+	case !math.IsInf(thHi, 1) && r(thHi) >= b:
+		th = thHi
+		fill = b - r(thHi) // ≤ 0: the a<0 linear variable absorbs the excess
+	default:
+		// root of r(θ) = b in (θlo, θhi): r is linear between breakpoints.
+		bps := []float64{thLo}
+		for i := range h {
+			if h[i] > 0 && a[i] != 0 {
+				if t := -q[i] / a[i]; t > thLo && t < thHi {
+					bps = append(bps, t)
+				}
+			}
+		}
+		sort.Float64s(bps)
+		lo := thLo
+		hiSet := false
+		for _, t := range bps[1:] {
+			if r(t) <= b {
+				th, hiSet = solveLinear(r, lo, t, b), true
+				break
+			}
+			lo = t
+		}
+		if !hiSet {
+			// beyond the last breakpoint r is linear with slope −Σ aᵢ²/hᵢ
+			// over the active quadratic variables.
+			slope := 0.0
+			for i := range h {
+				if h[i] > 0 && -(q[i]+(lo+1)*a[i])/h[i] > 0 {
+					slope -= a[i] * a[i] / h[i]
+				}
+			}
+			if slope >= 0 {
+				return ErrUnbounded
+			}
+			th = lo + (b-r(lo))/slope
+		}
+	}
+	for i := range h {
+		if h[i] > 0 {
+			v[i] = math.Max(0, -(q[i]+th*a[i])/h[i])
+		} else {
+			v[i] = 0
+		}
+	}
+	switch {
+	case fill > 0 && posLin >= 0:
+		v[posLin] = fill / a[posLin]
+	case fill < 0 && negLin >= 0:
+		v[negLin] = fill / a[negLin]
+	}
+	return nil
+}
+
+// solveLinear returns θ in [lo, hi] with r(θ) = b, r linear there and
+// r(lo) > b ≥ r(hi).
+func solveLinear(r func(float64) float64, lo, hi, b float64) float64 {
+	rl, rh := r(lo), r(hi)
+	if rl == rh {
+		return hi
+	}
+	return lo + (rl-b)*(hi-lo)/(rl-rh)
+}
+
+// Residual returns the natural KKT residual ‖x − P_Ω(x − g)‖∞ of x for the
+// problem's constraints, g the gradient HX + p. It is zero exactly at
+// first-order KKT points; tests and callers use it to check a solution.
+func Residual(pr *Problem, x, g []float64) (float64, error) {
+	groups, err := buildGroups(pr, len(x))
+	if err != nil {
+		return 0, err
+	}
+	return residual(x, g, groups), nil
+}
+
+// Feasibility returns the largest constraint violation of x (negative
+// entries and group sums above their bounds).
+func Feasibility(pr *Problem, x []float64) float64 {
+	v := 0.0
+	for _, xi := range x {
+		v = math.Max(v, -xi)
+	}
+	for gi, idx := range pr.Groups {
+		s := 0.0
+		for t, i := range idx {
+			s += pr.Coef[gi][t] * x[i]
+		}
+		v = math.Max(v, s-pr.Bound[gi])
+	}
+	return v
+}
