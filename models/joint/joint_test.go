@@ -42,6 +42,10 @@ type fixtures struct {
 			TrainsetsGap          []float64 `json:"trainsets_gap"`
 		}
 	} `json:"multi"`
+	Indep struct {
+		C, Gamma float64
+		Decision [][]float64
+	} `json:"indep"`
 }
 
 func loadFixtures(t *testing.T) *fixtures {

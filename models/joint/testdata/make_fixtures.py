@@ -86,5 +86,13 @@ for kind, sigma2, lam, C, g in [("gaussian", 2.0, 0.1, 2.0, 1.0), ("gaussian", 0
                       trainsets_gap=(np.sort(Sset, 0)[-1] - np.sort(Sset, 0)[-2]).tolist()))
 out["multi"] = dict(X=X.tolist(), tags=tags.tolist(), Xtest=Xt.tolist(), cases=cases)
 
+# independent SVMs: one scikit-learn SVC (libsvm, with bias) per tag
+from sklearn.svm import SVC
+indep = []
+for j in range(T):
+    clf = SVC(C=1.0, kernel="rbf", gamma=1.0, tol=1e-10, shrinking=True).fit(X, Y[:, j])
+    indep.append(clf.decision_function(Xt).tolist())
+out["indep"] = dict(C=1.0, gamma=1.0, decision=indep)
+
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures.json"), "w") as fh:
     json.dump(out, fh)
