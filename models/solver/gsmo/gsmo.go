@@ -18,6 +18,17 @@
 // (types I and II) by the largest second-order gain as in LIBSVM's WSS2, and
 // executes the kind whose exact line-search gain is largest.
 //
+// Two further kinds, sums of the three above, are also tried:
+//
+//	(IV)  αᵢ += t, βᵢ −= t, αⱼ −= t, βⱼ += t with yᵢ = yⱼ;
+//	(V)   αᵢ += t, βᵢ −= t, αⱼ += t, βⱼ −= t with yᵢ ≠ yⱼ (or the opposite sign).
+//
+// They keep α + β fixed, so their curvature has no K̃/λ term: when λ is small
+// K̃/λ dominates the Hessian and steps of kinds I–III are tiny, while these
+// move α like the C-SVM's SMO with βᵢ as the room left for αᵢ (as λ → 0 with
+// K̃ = I, SVM1+ becomes the C-SVM, α + β = C). The stopping test stays the
+// complete one over kinds I–III.
+//
 // The start α = 0, β = C1 is feasible.
 package gsmo
 
@@ -180,8 +191,8 @@ type state struct {
 }
 
 // step is one move: kind 1 (β pair), 2 (α pair, same class), 3 (α pair
-// across classes against one β); i, j, k its indices; t the step length
-// along the direction
+// across classes against one β), 4 and 5 (α+β fixed, see the package
+// comment); i, j, k its indices; t the step length along the direction
 //
 //	kind 1: +e(βi) − e(βj);  kind 2: +e(αi) − e(αj);
 //	kind 3: sgn·(e(αi) + e(αj) − 2e(βk)).
@@ -201,6 +212,7 @@ func (s *state) select_() (step, float64) {
 	bmin, bmaxP := -1, -1 // argmin ∇β (all), argmax ∇β over β > 0
 	amin := [2]int{-1, -1}
 	amaxP := [2]int{-1, -1} // per class (0: y = +1, 1: y = −1)
+	gminB := [2]int{-1, -1} // argmin G over β > 0, per class (kinds IV, V)
 	for i := 0; i < n; i++ {
 		gb := s.F[i]
 		if bmin < 0 || gb < s.F[bmin] {
@@ -216,6 +228,9 @@ func (s *state) select_() (step, float64) {
 		}
 		if s.a[i] > 0 && (amaxP[c] < 0 || g > s.ga(amaxP[c])) {
 			amaxP[c] = i
+		}
+		if s.b[i] > 0 && (gminB[c] < 0 || s.G[i] < s.G[gminB[c]]) {
+			gminB[c] = i
 		}
 	}
 	viol := 0.0
@@ -261,7 +276,65 @@ func (s *state) select_() (step, float64) {
 			consider(s.stepIII(amaxP[0], amaxP[1], bmin, -1, d))
 		}
 	}
+	// Kind IV (same class, α+β fixed).
+	for c := 0; c < 2; c++ {
+		if gminB[c] >= 0 {
+			consider(s.bestIV(gminB[c], c))
+		}
+	}
+	// Kind V (across classes, α+β fixed), both signs; amaxP has α > 0.
+	if gminB[0] >= 0 && gminB[1] >= 0 {
+		p, q := gminB[0], gminB[1]
+		if d := s.G[p] + s.G[q] - 2; d < 0 {
+			consider(s.stepV(p, q, 1, d))
+		}
+	}
+	if amaxP[0] >= 0 && amaxP[1] >= 0 {
+		p, q := amaxP[0], amaxP[1]
+		if d := -(s.G[p] + s.G[q] - 2); d < 0 {
+			consider(s.stepV(p, q, -1, d))
+		}
+	}
 	return best, viol
+}
+
+// bestIV picks j (α_j > 0, class c) for αᵢ += t, βᵢ −= t, αⱼ −= t, βⱼ += t;
+// the directional derivative is Gᵢ − Gⱼ (the K̃ terms cancel).
+func (s *state) bestIV(i, c int) step {
+	ki := s.kc.row(i)
+	best := step{}
+	for j := 0; j < s.n; j++ {
+		if s.a[j] <= 0 || j == i || cls(s.y[j]) != c {
+			continue
+		}
+		d := s.G[i] - s.G[j]
+		if d >= 0 {
+			continue
+		}
+		h := curv(s.kd[i] + s.kd[j] - 2*ki[j])
+		if g := d * d / h; g > best.gain {
+			best = step{kind: 4, i: i, j: j, t: -d / h, gain: g}
+		}
+	}
+	if best.kind != 0 {
+		best.t = math.Min(best.t, math.Min(s.b[best.i], s.a[best.j]))
+		best.gain = realGain(best.t, -(s.G[best.i] - s.G[best.j]), best.gain)
+	}
+	return best
+}
+
+// stepV builds sgn·(e(αp) − e(βp) + e(αq) − e(βq)), p in class +1 and q in
+// class −1, with directional derivative d < 0.
+func (s *state) stepV(p, q int, sgn, d float64) step {
+	kp := s.kc.row(p)
+	h := curv(s.kd[p] + s.kd[q] - 2*kp[q])
+	t := -d / h
+	if sgn > 0 {
+		t = math.Min(t, math.Min(s.b[p], s.b[q]))
+	} else {
+		t = math.Min(t, math.Min(s.a[p], s.a[q]))
+	}
+	return step{kind: 5, i: p, j: q, sgn: sgn, t: t, gain: realGain(t, -d, d*d/h)}
 }
 
 func cls(y float64) int {
@@ -400,6 +473,28 @@ func (s *state) apply(st step) {
 		c := dt * s.il
 		for l := range s.F {
 			s.F[l] += c * (tp[l] + tq[l] - 2*tk[l])
+		}
+	case 4:
+		i, j := st.i, st.j
+		s.a[i] += t
+		s.b[i] = math.Max(0, s.b[i]-t)
+		s.a[j] = math.Max(0, s.a[j]-t)
+		s.b[j] += t
+		ki, kj := s.kc.row(i), s.kc.row(j)
+		yc := s.y[i] * t
+		for l := range s.G {
+			s.G[l] += yc * s.y[l] * (ki[l] - kj[l])
+		}
+	case 5:
+		p, q := st.i, st.j
+		dt := st.sgn * t
+		s.a[p] = math.Max(0, s.a[p]+dt)
+		s.a[q] = math.Max(0, s.a[q]+dt)
+		s.b[p] = math.Max(0, s.b[p]-dt)
+		s.b[q] = math.Max(0, s.b[q]-dt)
+		kp, kq := s.kc.row(p), s.kc.row(q)
+		for l := range s.G {
+			s.G[l] += dt * s.y[l] * (kp[l] - kq[l])
 		}
 	}
 }

@@ -1,0 +1,502 @@
+package svmplus
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"lupilab/models/data"
+	"lupilab/models/kernel"
+	"lupilab/models/model"
+	"lupilab/models/solver/smo"
+)
+
+type fixtures struct {
+	Primal []struct {
+		X, Z            [][]float64
+		Y               []float64 `json:"y"`
+		C               float64
+		Lam             float64
+		Xtest           [][]float64
+		Dec, Slack      []float64
+		PrimalObj       float64 `json:"primal_obj"`
+	} `json:"svm2plus_primal"`
+	DualRBF []struct {
+		X, Z       [][]float64
+		Y          []float64 `json:"y"`
+		C, Lam     float64
+		Gx, Gz     float64
+		Xtest      [][]float64
+		Dec, Slack []float64
+		Obj        float64
+	} `json:"svm2plus_dual_rbf"`
+	Hard struct {
+		X, Z  [][]float64
+		Y     []float64 `json:"y"`
+		Xtest [][]float64
+		Dec   []float64
+		Obj   float64
+	} `json:"hardmargin"`
+	L2 struct {
+		X         [][]float64
+		Y         []float64 `json:"y"`
+		C, Lam    float64
+		Cprime    float64
+		Xtest     [][]float64
+		Dec       []float64
+		PrimalObj float64 `json:"primal_obj"`
+	} `json:"l2svm_primal"`
+	CSVM struct {
+		X     [][]float64
+		Y     []float64 `json:"y"`
+		C     float64
+		Xtest [][]float64
+		Dec   []float64
+		Obj   float64
+	} `json:"csvm"`
+}
+
+func load(t *testing.T) *fixtures {
+	t.Helper()
+	b, err := os.ReadFile("testdata/fixtures.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f fixtures
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	return &f
+}
+
+func dense(rows [][]float64) *mat.Dense {
+	m := mat.NewDense(len(rows), len(rows[0]), nil)
+	for i, r := range rows {
+		m.SetRow(i, r)
+	}
+	return m
+}
+
+func closeRel(a, b, tol float64) bool {
+	return math.Abs(a-b) <= tol*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+}
+
+func checkDec(t *testing.T, name string, m *binModel, Xt [][]float64, want []float64, tol float64) {
+	t.Helper()
+	got, err := m.DecisionX(dense(Xt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if !closeRel(got[i], want[i], tol) {
+			t.Errorf("%s: decision[%d] = %.10g, reference %.10g", name, i, got[i], want[i])
+		}
+	}
+}
+
+var tight = svm2Options{smo: smo.Options{Eps: 1e-9}}
+
+func bin(classes ...string) []string { return classes }
+
+// lupiSet builds a dataset from fixture arrays (labels ±1 → classes 0/1).
+func lupiSet(X, Z [][]float64, y []float64) *data.Dataset {
+	ds := &data.Dataset{Name: "fixture", Kind: data.KindLUPI, X: dense(X), Classes: bin("neg", "pos")}
+	if Z != nil {
+		ds.Z = dense(Z)
+	}
+	for _, v := range y {
+		if v > 0 {
+			ds.Y = append(ds.Y, 1)
+		} else {
+			ds.Y = append(ds.Y, 0)
+		}
+	}
+	return ds
+}
+
+// TestSVM2PlusPrimal checks Proposition 1 and eq (5) end to end: SVM2+ by
+// its dual (4) through the registry equals eq (3) solved in the primal by
+// cvxopt (decision values, slacks ξ = Z̃v, objective: dual = −primal).
+func TestSVM2PlusPrimal(t *testing.T) {
+	for ci, c := range load(t).Primal {
+		X, Z := dense(c.X), dense(c.Z)
+		q, err := privileged(context.Background(), Z, kernel.Kernel{Kind: kernel.Linear}, c.C, c.Lam)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, res, err := trainSVM2(context.Background(), X, c.Y, kernel.Kernel{Kind: kernel.Linear}, q, c.C, c.Lam, model.Options{}, tight)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !closeRel(res.Obj, -c.PrimalObj, 1e-6) {
+			t.Errorf("case %d: dual objective %.10g, primal (cvxopt) %.10g", ci, res.Obj, -c.PrimalObj)
+		}
+		checkDec(t, "primal", m, c.Xtest, c.Dec, 1e-5)
+		for i, s := range m.Rep.Diagnostics["slack"] {
+			if math.Abs(s-c.Slack[i]) > 1e-5 {
+				t.Errorf("case %d: slack[%d] = %.8g, primal %.8g", ci, i, s, c.Slack[i])
+			}
+		}
+		// The dense route (eq 5 by Cholesky on K̃ + 1) agrees with the factor form.
+		kt := kernel.Kernel{Kind: kernel.Linear}.Gram(Z)
+		n := kt.SymmetricDim()
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				kt.SetSym(i, j, kt.At(i, j)+1)
+			}
+		}
+		qd, err := QLambda(context.Background(), kt, c.C, c.Lam)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m2, _, err := trainSVM2(context.Background(), X, c.Y, kernel.Kernel{Kind: kernel.Linear}, &qlam{dense: qd}, c.C, c.Lam, model.Options{}, tight)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkDec(t, "dense Qλ", m2, c.Xtest, c.Dec, 1e-5)
+	}
+}
+
+// TestSVM2PlusDualRBF checks the model through the registry with RBF
+// kernels and independent γ on X and Z against cvxopt on dual (4).
+func TestSVM2PlusDualRBF(t *testing.T) {
+	spec, err := model.Lookup("svm2plus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ci, c := range load(t).DualRBF {
+		v, err := spec.Resolve(model.Values{"C": ftoa(c.C), "lambda": ftoa(c.Lam), "kernel": "rbf", "gamma": ftoa(c.Gx), "zkernel": "rbf", "zgamma": ftoa(c.Gz)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds := lupiSet(c.X, c.Z, c.Y)
+		y, _ := ds.BinaryY()
+		kx, _ := kernel.FromValues(v, "")
+		kz, _ := kernel.FromValues(v, "z")
+		q, err := privileged(context.Background(), ds.Z, kz, c.C, c.Lam)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, res, err := trainSVM2(context.Background(), ds.X, y, kx, q, c.C, c.Lam, model.Options{}, tight)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !closeRel(res.Obj, c.Obj, 1e-6) {
+			t.Errorf("case %d: objective %.10g, cvxopt %.10g", ci, res.Obj, c.Obj)
+		}
+		checkDec(t, "rbf", m, c.Xtest, c.Dec, 1e-5)
+		for i, s := range m.Rep.Diagnostics["slack"] {
+			if math.Abs(s-c.Slack[i]) > 1e-5 {
+				t.Errorf("case %d: slack[%d] = %.8g, reference %.8g", ci, i, s, c.Slack[i])
+			}
+		}
+		// Default tolerance through the registry: same predictions.
+		f, err := spec.Fit(context.Background(), ds, v, model.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := f.Predict(&data.Dataset{X: dense(c.Xtest)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, d := range c.Dec {
+			if math.Abs(d) > 1e-2 && (d > 0) != (p.Labels[i] == 1) {
+				t.Errorf("case %d: registry fit predicts class %d for reference decision %g", ci, p.Labels[i], d)
+			}
+		}
+	}
+}
+
+func ftoa(f float64) string { b, _ := json.Marshal(f); return string(b) }
+
+// TestHardMarginLimits: λ → ∞ and K̃ → 0 both make Qλ → 0, so SVM2+ tends to
+// the hard-margin SVM (LIBSVM with C = 1e7 on separable data).
+func TestHardMarginLimits(t *testing.T) {
+	h := load(t).Hard
+	X, Z := dense(h.X), dense(h.Z)
+	lin := kernel.Kernel{Kind: kernel.Linear}
+	// λ → ∞ (with the +1 of footnote 1 kept).
+	q, err := privileged(context.Background(), Z, lin, 1, 1e10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, res, err := trainSVM2(context.Background(), X, h.Y, lin, q, 1, 1e10, model.Options{}, tight)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !closeRel(res.Obj, h.Obj, 1e-6) {
+		t.Errorf("λ→∞: objective %.10g, LIBSVM hard margin %.10g", res.Obj, h.Obj)
+	}
+	checkDec(t, "λ→∞", m, h.Xtest, h.Dec, 1e-5)
+	// K̃ → 0 (internal: no +1, K̃ scaled by 1e-12).
+	kt := lin.Gram(Z)
+	kt.ScaleSym(1e-12, kt)
+	qd, err := QLambda(context.Background(), kt, 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, res, err = trainSVM2(context.Background(), X, h.Y, lin, &qlam{dense: qd}, 1, 1, model.Options{}, tight)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !closeRel(res.Obj, h.Obj, 1e-6) {
+		t.Errorf("K̃→0: objective %.10g, LIBSVM hard margin %.10g", res.Obj, h.Obj)
+	}
+	checkDec(t, "K̃→0", m, h.Xtest, h.Dec, 1e-5)
+}
+
+// TestL2SVMIdentity: with K̃ = I and no +1, Qλ = I/(C+λ) exactly, and SVM2+
+// equals the L2-SVM ½‖w‖² + (C'/2)Σξᵢ² with C' = C + λ (cvxopt primal).
+func TestL2SVMIdentity(t *testing.T) {
+	l := load(t).L2
+	n := len(l.Y)
+	eye := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		eye.SetSym(i, i, 1)
+	}
+	q, err := QLambda(context.Background(), eye, l.C, l.Lam)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			want := 0.0
+			if i == j {
+				want = 1 / (l.C + l.Lam)
+			}
+			if math.Abs(q.At(i, j)-want) > 1e-14 {
+				t.Fatalf("Qλ[%d][%d] = %v, want %v", i, j, q.At(i, j), want)
+			}
+		}
+	}
+	m, res, err := trainSVM2(context.Background(), dense(l.X), l.Y, kernel.Kernel{Kind: kernel.Linear}, &qlam{dense: q}, l.C, l.Lam, model.Options{}, tight)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !closeRel(res.Obj, -l.PrimalObj, 1e-6) {
+		t.Errorf("objective %.10g, L2-SVM primal %.10g", res.Obj, -l.PrimalObj)
+	}
+	checkDec(t, "L2-SVM", m, l.Xtest, l.Dec, 1e-5)
+	// And the same through smo directly on the L2-SVM dual: Q = yyᵀ∘K + I/C'.
+	kq, _ := kernel.NewQ(kernel.Kernel{Kind: kernel.Linear}, dense(l.X), l.Y, 1/l.Cprime)
+	p := make([]float64, n)
+	for i := range p {
+		p[i] = -1
+	}
+	r2, err := smo.Solve(context.Background(), &smo.Problem{Q: kq, P: p, Y: l.Y}, smo.Options{Eps: 1e-9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !closeRel(r2.Obj, res.Obj, 1e-8) {
+		t.Errorf("SVM2+ objective %.10g, L2-SVM dual by smo %.10g", res.Obj, r2.Obj)
+	}
+}
+
+func randPSD(n int, r *rand.Rand) *mat.SymDense {
+	Z := mat.NewDense(n, 3, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < 3; j++ {
+			Z.Set(i, j, r.NormFloat64())
+		}
+	}
+	return kernel.Kernel{Kind: kernel.RBF, Gamma: 0.5}.Gram(Z)
+}
+
+// TestQLambdaClosedForm: eq (5) by Cholesky equals (1/C)(I − (I + (C/λ)K̃)⁻¹).
+func TestQLambdaClosedForm(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, cl := range [][2]float64{{1, 1}, {10, 0.1}, {0.01, 100}, {1000, 0.001}} {
+		kt := randPSD(40, r)
+		a, err := QLambda(context.Background(), kt, cl[0], cl[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := QLambdaClosedForm(kt, cl[0], cl[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		scale := 1 / cl[0]
+		for i := 0; i < 40; i++ {
+			for j := 0; j < 40; j++ {
+				if math.Abs(a.At(i, j)-b.At(i, j)) > 1e-9*scale {
+					t.Fatalf("C=%g λ=%g: Qλ[%d][%d] Cholesky %v, closed form %v", cl[0], cl[1], i, j, a.At(i, j), b.At(i, j))
+				}
+			}
+		}
+	}
+	// The factor form for a linear K̃ agrees too.
+	Z := mat.NewDense(30, 4, nil)
+	for i := 0; i < 30; i++ {
+		for j := 0; j < 4; j++ {
+			Z.Set(i, j, r.NormFloat64())
+		}
+	}
+	v, err := LowRankQLambda(Z, 2, 0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := QLambdaClosedForm(kernel.Kernel{Kind: kernel.Linear}.Gram(Z), 2, 0.5)
+	var vv mat.Dense
+	vv.Mul(v, v.T())
+	if !mat.EqualApprox(&vv, b, 1e-10) {
+		t.Fatal("factor form VVᵀ differs from the closed form")
+	}
+}
+
+// TestSVM1PlusIdentityFeatures: privileged features that only identify the
+// sample (K̃ = I) with λ → 0 leave the slacks free: SVM1+ is the C-SVM (LIBSVM).
+func TestSVM1PlusIdentityFeatures(t *testing.T) {
+	c := load(t).CSVM
+	n := len(c.Y)
+	eye := mat.NewDense(n, n, nil)
+	for i := 0; i < n; i++ {
+		eye.Set(i, i, 1)
+	}
+	m, res, err := trainSVM1(context.Background(), dense(c.X), eye, c.Y, kernel.Kernel{Kind: kernel.Linear}, kernel.Kernel{Kind: kernel.Precomputed}, c.C, 1e-9, model.Options{}, 1e-10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Converged {
+		t.Fatalf("not converged: %d iterations, violation %g", res.Iter, res.Violation)
+	}
+	if !closeRel(res.Obj, c.Obj, 1e-6) {
+		t.Errorf("objective %.10g, LIBSVM C-SVM %.10g", res.Obj, c.Obj)
+	}
+	checkDec(t, "SVM1+ K̃=I", m, c.Xtest, c.Dec, 1e-5)
+}
+
+func toyLUPI(n int, seed uint64) *data.Dataset {
+	r := rand.New(rand.NewPCG(seed, 7))
+	ds := &data.Dataset{Name: "toy", Kind: data.KindLUPI, X: mat.NewDense(n, 2, nil), Z: mat.NewDense(n, 2, nil), Classes: []string{"a", "b", "c"}}
+	for i := 0; i < n; i++ {
+		c := i % 3
+		ds.Y = append(ds.Y, c)
+		ang := 2 * math.Pi * float64(c) / 3
+		ds.X.Set(i, 0, 2*math.Cos(ang)+0.7*r.NormFloat64())
+		ds.X.Set(i, 1, 2*math.Sin(ang)+0.7*r.NormFloat64())
+		ds.Z.Set(i, 0, float64(c)+0.1*r.NormFloat64())
+		ds.Z.Set(i, 1, r.NormFloat64())
+	}
+	return ds
+}
+
+// TestRegistryMulticlassSaveLoad: OvR through the wrapper, predictions
+// survive Save / Load, diagnostics have one entry per training row.
+func TestRegistryMulticlassSaveLoad(t *testing.T) {
+	ds := toyLUPI(60, 3)
+	for _, id := range []string{"svm2plus", "svm1plus"} {
+		spec, err := model.Lookup(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, _ := spec.Resolve(model.Values{"C": "10", "lambda": "0.1"})
+		calls := 0
+		f, err := spec.Fit(context.Background(), ds, v, model.Options{Progress: func(model.Progress) { calls++ }})
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		rep := f.Report()
+		if len(rep.Sub) != 3 || !rep.Converged {
+			t.Fatalf("%s: %d sub-models, converged %v", id, len(rep.Sub), rep.Converged)
+		}
+		for _, s := range rep.Sub {
+			if len(s.Diagnostics["slack"]) != 60 || len(s.Diagnostics["alpha"]) != 60 {
+				t.Fatalf("%s: diagnostics lengths %d, %d", id, len(s.Diagnostics["slack"]), len(s.Diagnostics["alpha"]))
+			}
+		}
+		p, err := f.Predict(&data.Dataset{X: ds.X})
+		if err != nil {
+			t.Fatal(err)
+		}
+		acc := 0
+		for i, l := range p.Labels {
+			if l == ds.Y[i] {
+				acc++
+			}
+		}
+		if acc < 40 {
+			t.Errorf("%s: training accuracy %d/60", id, acc)
+		}
+		raw, err := model.Save(id, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, g, err := model.Load(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p2, err := g.Predict(&data.Dataset{X: ds.X})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range p.Labels {
+			if p.Labels[i] != p2.Labels[i] || p.Decision[i] != p2.Decision[i] {
+				t.Fatalf("%s: prediction %d changed after Save/Load", id, i)
+			}
+		}
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	good := toyLUPI(30, 1)
+	noZ := toyLUPI(30, 1)
+	noZ.Z = nil
+	nan := toyLUPI(30, 1)
+	nan.Z.Set(3, 1, math.NaN())
+	one := toyLUPI(30, 1)
+	for i := range one.Y {
+		one.Y[i] = 0
+	}
+	for _, id := range []string{"svm2plus", "svm1plus"} {
+		spec, _ := model.Lookup(id)
+		def := spec.Defaults()
+		cases := map[string]struct {
+			ds *data.Dataset
+			v  model.Values
+		}{
+			"no Z":      {noZ, def},
+			"NaN":       {nan, def},
+			"one class": {one, def},
+			"C = 0":     {good, with(def, "C", "0")},
+			"C < 0":     {good, with(def, "C", "-1")},
+			"λ = 0":     {good, with(def, "lambda", "0")},
+			"bad γ":     {good, with(with(def, "kernel", "rbf"), "gamma", "-1")},
+			"n = 1":     {model.Subset(good, []int{0}), def},
+		}
+		for name, c := range cases {
+			f, err := spec.Fit(context.Background(), c.ds, c.v, model.Options{})
+			if err == nil {
+				t.Errorf("%s %s: no error (fitted %v)", id, name, f != nil)
+			}
+		}
+		if _, err := spec.Resolve(model.Values{"C": "0"}); err == nil {
+			t.Errorf("%s: Resolve accepts C = 0", id)
+		}
+		f, err := spec.Fit(context.Background(), good, def, model.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Predict(&data.Dataset{X: mat.NewDense(2, 5, nil)}); err == nil {
+			t.Errorf("%s: no error for a wrong feature count", id)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, err := spec.Fit(ctx, good, def, model.Options{}); err == nil {
+			t.Errorf("%s: cancelled fit returned no error", id)
+		}
+	}
+	if _, err := QLambda(context.Background(), mat.NewSymDense(2, []float64{1, 2, 2, 1}), 1, 1e-3); err == nil {
+		t.Error("QLambda accepted an indefinite K̃")
+	}
+}
+
+func with(v model.Values, k, val string) model.Values {
+	out := v.Clone()
+	out[k] = val
+	return out
+}
