@@ -18,13 +18,13 @@ import (
 
 type fixtures struct {
 	Primal []struct {
-		X, Z            [][]float64
-		Y               []float64 `json:"y"`
-		C               float64
-		Lam             float64
-		Xtest           [][]float64
-		Dec, Slack      []float64
-		PrimalObj       float64 `json:"primal_obj"`
+		X, Z       [][]float64
+		Y          []float64 `json:"y"`
+		C          float64
+		Lam        float64
+		Xtest      [][]float64
+		Dec, Slack []float64
+		PrimalObj  float64 `json:"primal_obj"`
 	} `json:"svm2plus_primal"`
 	DualRBF []struct {
 		X, Z       [][]float64
