@@ -32,7 +32,8 @@ type Sites struct {
 // Options control Run.
 type Options struct {
 	MaxSweeps int     // sweep limit (default 100)
-	Tol       float64 // convergence: |Δ log Z_EP| between sweeps < Tol (default 1e-6)
+	Tol       float64 // convergence: |Δ log Z_EP| between sweeps < Tol (default 1e-6) …
+	SiteTol   float64 // … and every site moved by < SiteTol·(1+|value|) in the sweep (default 1e-4)
 	Damping   float64 // δ ∈ (0, 1]: new site = (1−δ) old + δ proposed (default 1)
 	Init      *Sites  // warm start (copied); nil starts from zero sites
 	// Progress, if set, is called every few sites (sweep from 1).
@@ -70,7 +71,8 @@ var ErrNumerical = errors.New("ep: numerical failure (non-finite site or evidenc
 // whose cavity is invalid is skipped), and the posterior is updated by a
 // rank-one downdate. After each sweep the posterior is recomputed from
 // scratch through L = chol(I + S̃^½ K S̃^½) and the EP evidence is evaluated.
-// Run stops when the evidence changes by less than Tol or after MaxSweeps
+// Run stops when the evidence changes by less than Tol and no site moves by
+// more than SiteTol (relative) in a sweep, or after MaxSweeps
 // sweeps (Converged = false).
 func Run(ctx context.Context, blocks []Block, site SiteFunc, opt Options) (*Result, error) {
 	if len(blocks) == 0 {
@@ -90,6 +92,9 @@ func Run(ctx context.Context, blocks []Block, site SiteFunc, opt Options) (*Resu
 	}
 	if opt.Tol <= 0 {
 		opt.Tol = 1e-6
+	}
+	if opt.SiteTol <= 0 {
+		opt.SiteTol = 1e-4
 	}
 	if opt.Damping <= 0 || opt.Damping > 1 {
 		opt.Damping = 1
@@ -132,6 +137,7 @@ func Run(ctx context.Context, blocks []Block, site SiteFunc, opt Options) (*Resu
 	}
 	for sweep := 1; sweep <= opt.MaxSweeps; sweep++ {
 		res.Skipped = 0
+		moved := 0.0
 		for i := 0; i < n; i++ {
 			if i%32 == 0 {
 				if err := ctx.Err(); err != nil {
@@ -177,6 +183,7 @@ func Run(ctx context.Context, blocks []Block, site SiteFunc, opt Options) (*Resu
 					continue
 				}
 				dTau, dNu := tauNew-tauOld, nuNew-nuOld
+				moved = math.Max(moved, math.Max(math.Abs(dTau)/(1+math.Abs(tauNew)), math.Abs(dNu)/(1+math.Abs(nuNew))))
 				res.Tau[b][i], res.Nu[b][i] = tauNew, nuNew
 				bs.update(i, dTau, dNu, col)
 			}
@@ -190,7 +197,7 @@ func Run(ctx context.Context, blocks []Block, site SiteFunc, opt Options) (*Resu
 		}
 		res.Sweeps = sweep
 		res.LogZ = lz
-		if sweep >= 2 && math.Abs(lz-prev) < opt.Tol {
+		if sweep >= 2 && math.Abs(lz-prev) < opt.Tol && moved < opt.SiteTol {
 			res.Converged = true
 			break
 		}

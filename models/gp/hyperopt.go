@@ -1,0 +1,186 @@
+package gp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"time"
+
+	"lupilab/models/model"
+)
+
+// evidenceFunc returns the EP log marginal likelihood at the hyper-parameter
+// vector θ and its gradient.
+type evidenceFunc func(theta []float64) (logZ float64, grad []float64, err error)
+
+// hyperSearch describes a type-II maximum-likelihood search: θ0 is the
+// starting point, free marks the coordinates that are optimised (the others
+// stay at θ0), [lo, hi] box the free coordinates (log-parameters).
+type hyperSearch struct {
+	theta0, lo, hi []float64
+	free           []bool
+	starts         [][]float64 // extra deterministic starting points (full vectors)
+	restarts       int         // random restarts in addition to the starts
+	maxIter        int
+	seed           int64
+}
+
+type searchResult struct {
+	theta       []float64
+	logZ        float64
+	evaluations int
+	converged   bool
+	warnings    []string
+}
+
+// ticker throttles progress reports to about one per 5 ms.
+type ticker struct {
+	opt  model.Options
+	last time.Time
+}
+
+func (t *ticker) report(p model.Progress) {
+	if t.opt.Progress == nil {
+		return
+	}
+	if now := time.Now(); now.Sub(t.last) >= 5*time.Millisecond {
+		t.last = now
+		t.opt.Report(p)
+	}
+}
+
+// optimizeHyper maximises the evidence over the free coordinates with
+// L-BFGS (lbfgs) from θ0, the extra starts and `restarts` random
+// perturbations of θ0 (N(0, 1) in log space, seeded), keeping the best
+// evidence seen. Outside the box the objective is the evidence at the
+// clamped point minus a quadratic penalty, so the search stays bounded.
+func optimizeHyper(ctx context.Context, hs hyperSearch, ev evidenceFunc, tick func(frac float64, msg string)) (*searchResult, error) {
+	var idx []int
+	for i, f := range hs.free {
+		if f {
+			idx = append(idx, i)
+		}
+	}
+	full := func(x []float64) ([]float64, float64, []float64) {
+		th := append([]float64(nil), hs.theta0...)
+		var pen float64
+		dpen := make([]float64, len(x))
+		for k, i := range idx {
+			v := x[k]
+			if v < hs.lo[i] {
+				pen += 50 * (v - hs.lo[i]) * (v - hs.lo[i])
+				dpen[k] = 100 * (v - hs.lo[i])
+				v = hs.lo[i]
+			} else if v > hs.hi[i] {
+				pen += 50 * (v - hs.hi[i]) * (v - hs.hi[i])
+				dpen[k] = 100 * (v - hs.hi[i])
+				v = hs.hi[i]
+			}
+			th[i] = v
+		}
+		return th, pen, dpen
+	}
+	best := &searchResult{logZ: math.Inf(-1)}
+	starts := [][]float64{hs.theta0}
+	starts = append(starts, hs.starts...)
+	rng := rand.New(rand.NewPCG(uint64(hs.seed), 0x9e3779b97f4a7c15))
+	for r := 0; r < hs.restarts; r++ {
+		s := append([]float64(nil), hs.theta0...)
+		for _, i := range idx {
+			s[i] += rng.NormFloat64()
+			s[i] = math.Max(hs.lo[i], math.Min(hs.hi[i], s[i]))
+		}
+		starts = append(starts, s)
+	}
+	if len(idx) == 0 {
+		starts = starts[:1]
+	}
+	maxIter := hs.maxIter
+	if maxIter <= 0 {
+		maxIter = 60
+	}
+	anyConverged := false
+	var lastErr error
+	for si, s := range starts {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		x0 := make([]float64, len(idx))
+		for k, i := range idx {
+			x0[k] = s[i]
+		}
+		var cacheX []float64
+		var cacheF float64
+		var cacheG []float64
+		evals := 0
+		eval := func(x []float64) (float64, []float64) {
+			if cacheX != nil && equalSlices(cacheX, x) {
+				return cacheF, cacheG
+			}
+			th, pen, dpen := full(x)
+			lz, g, err := ev(th)
+			evals++
+			best.evaluations++
+			if tick != nil {
+				tick((float64(si)+math.Min(1, float64(evals)/float64(3*maxIter)))/float64(len(starts)),
+					fmt.Sprintf("start %d of %d, evidence %d", si+1, len(starts), evals))
+			}
+			f := math.Inf(1)
+			grad := make([]float64, len(x))
+			if err == nil && !math.IsNaN(lz) && !math.IsInf(lz, 0) {
+				f = -lz + pen
+				for k, i := range idx {
+					grad[k] = -g[i] + dpen[k]
+				}
+				if lz > best.logZ && pen == 0 {
+					best.logZ = lz
+					best.theta = th
+				}
+			} else if err != nil {
+				lastErr = err
+			}
+			cacheX, cacheF, cacheG = append([]float64(nil), x...), f, grad
+			return f, grad
+		}
+		if len(idx) == 0 {
+			eval(x0)
+			anyConverged = true
+			break
+		}
+		res, err := lbfgs(ctx, eval, x0, maxIter, 1e-5, 1e-9)
+		if err != nil {
+			return nil, err
+		}
+		if res.Converged {
+			anyConverged = true
+		}
+	}
+	if best.theta == nil {
+		if lastErr != nil {
+			return nil, fmt.Errorf("no hyper-parameters gave a finite EP evidence: %w", lastErr)
+		}
+		return nil, errors.New("no hyper-parameters gave a finite EP evidence")
+	}
+	best.converged = anyConverged
+	if !anyConverged && len(idx) > 0 {
+		best.warnings = append(best.warnings, fmt.Sprintf("type-II ML: no L-BFGS run met its convergence test within %d iterations; the best evidence found is used", maxIter))
+	}
+	return best, nil
+}
+
+func equalSlices(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func sortFloats(a []float64) { sort.Float64s(a) }
