@@ -1,0 +1,31 @@
+package joint
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"lupilab/models/experiment"
+)
+
+// TestExperimentQuick runs the browser-sized experiment on the multilabel2d
+// generator (the shipped data may be absent in a bare checkout) and checks
+// the table's shape and that the joint SVM learns something.
+func TestExperimentQuick(t *testing.T) {
+	e, err := experiment.Lookup("jointsvm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Run(context.Background(), experiment.Config{Quick: true, Seed: 1, Args: map[string]string{"dataset": "multilabel2d", "n": "400", "gamma": "1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Tables) != 2 || len(res.Tables[0].Rows) != 3 || len(res.Tables[1].Rows) != 7 {
+		t.Fatalf("tables: %+v", res.Tables)
+	}
+	md := res.Markdown()
+	if !strings.Contains(md, "6285.11") || !strings.Contains(md, "Joint SVM (Gaussian)") {
+		t.Error("the paper's row is missing")
+	}
+	t.Log("\n" + md)
+}
