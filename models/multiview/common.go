@@ -1,0 +1,319 @@
+package multiview
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"lupilab/models/data"
+	"lupilab/models/kernel"
+	"lupilab/models/model"
+)
+
+// Decision rules of a two-view model (paper 001, section 5.1 "Measures").
+const (
+	RuleA    = "A"    // sign(f_A(x_A))
+	RuleB    = "B"    // sign(f_B(x_B))
+	RuleBoth = "both" // sign(½(f_A(x_A) + f_B(x_B)))
+)
+
+// RuleParam is the "rule" parameter every model of this package has.
+func RuleParam() model.Param {
+	return model.Param{Name: "rule", Label: "Decision rule", Kind: model.Choice, Default: RuleBoth,
+		Choices: []string{RuleA, RuleB, RuleBoth},
+		Help:    "Which decision the model reports: view A alone sign(f_A), view B alone sign(f_B), or both sign(½(f_A+f_B)). Paper 001 picks the best by cross-validation."}
+}
+
+// cParam is a positive, log-scale penalty parameter.
+func cParam(name, label, def, help string) model.Param {
+	return model.Param{Name: name, Label: label, Kind: model.Float, Default: def, Min: 1e-5, Max: 1e5, Log: true, Help: help}
+}
+
+// epsParam is the insensitivity ε of the |f_A − f_B| ≤ ε + η constraints.
+func epsParam() model.Param {
+	return model.Param{Name: "epsilon", Label: "ε", Kind: model.Float, Default: "0", Min: 0, Max: 10,
+		Help: "Insensitivity of the view-agreement constraint |f_A − f_B| ≤ ε + η (0 = exact agreement is the target)."}
+}
+
+// kernelParams returns the kernels of both views: view A ("kernel", "gamma",
+// …) and view B ("zkernel", "zgamma", …), RBF by default.
+func kernelParams() []model.Param {
+	p := kernel.Params("", "Kernel (view A)", kernel.RBF)
+	return append(p, kernel.Params("z", "Kernel (view B)", kernel.RBF)...)
+}
+
+// withDefaults completes v with the spec's defaults (Fit may be called with
+// values that did not go through Spec.Resolve).
+func withDefaults(params []model.Param, v model.Values) model.Values {
+	out := model.Values{}
+	for _, p := range params {
+		out[p.Name] = p.Default
+	}
+	for k, x := range v {
+		out[k] = x
+	}
+	return out
+}
+
+// positive reads a parameter that must be a finite number > 0.
+func positive(v model.Values, name string) (float64, error) {
+	f, err := strconv.ParseFloat(strings.TrimSpace(v[name]), 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f <= 0 {
+		return 0, fmt.Errorf("parameter %s must be a finite number > 0 (got %q)", name, v[name])
+	}
+	return f, nil
+}
+
+// nonNegative reads a parameter that must be a finite number ≥ 0.
+func nonNegative(v model.Values, name string) (float64, error) {
+	f, err := strconv.ParseFloat(strings.TrimSpace(v[name]), 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f < 0 {
+		return 0, fmt.Errorf("parameter %s must be a finite number ≥ 0 (got %q)", name, v[name])
+	}
+	return f, nil
+}
+
+func ruleOf(v model.Values) (string, error) {
+	r := v["rule"]
+	switch r {
+	case RuleA, RuleB, RuleBoth:
+		return r, nil
+	}
+	return "", fmt.Errorf("parameter rule: %q is not one of A, B, both", r)
+}
+
+// ErrNoViewB is returned when a dataset has no second view.
+var ErrNoViewB = errors.New("multiview: the dataset has no view B (Z); two-view models need both views at training and at test time")
+
+// checkTrain validates a binary two-view training set: both views present,
+// same rows, finite values, labels ±1 with both classes present.
+func checkTrain(train *data.Dataset, y []float64) (xa, xb *mat.Dense, err error) {
+	if train == nil || train.X == nil {
+		return nil, nil, data.ErrNoData
+	}
+	if train.Z == nil {
+		return nil, nil, ErrNoViewB
+	}
+	n, _ := train.X.Dims()
+	if nz, _ := train.Z.Dims(); nz != n {
+		return nil, nil, fmt.Errorf("multiview: view B has %d rows, view A has %d", nz, n)
+	}
+	if n < 2 {
+		return nil, nil, fmt.Errorf("multiview: %d training samples, need at least 2", n)
+	}
+	if len(y) != n {
+		return nil, nil, fmt.Errorf("multiview: %d labels for %d rows", len(y), n)
+	}
+	if err := finite("view A", train.X); err != nil {
+		return nil, nil, err
+	}
+	if err := finite("view B", train.Z); err != nil {
+		return nil, nil, err
+	}
+	pos, neg := 0, 0
+	for i, t := range y {
+		switch t {
+		case 1:
+			pos++
+		case -1:
+			neg++
+		default:
+			return nil, nil, fmt.Errorf("multiview: label %v of row %d is not ±1", t, i+1)
+		}
+	}
+	if pos == 0 || neg == 0 {
+		return nil, nil, errors.New("multiview: only one class is present: a classifier needs both")
+	}
+	return train.X, train.Z, nil
+}
+
+// checkTest validates the rows to score against the training dimensions.
+func checkTest(ds *data.Dataset, da, db int) error {
+	if ds == nil || ds.X == nil {
+		return data.ErrNoData
+	}
+	if ds.Z == nil {
+		return ErrNoViewB
+	}
+	n, ca := ds.X.Dims()
+	nz, cb := ds.Z.Dims()
+	if nz != n {
+		return fmt.Errorf("multiview: view B has %d rows, view A has %d", nz, n)
+	}
+	if ca != da || cb != db {
+		return fmt.Errorf("multiview: the model was trained on %d + %d features, the data has %d + %d", da, db, ca, cb)
+	}
+	if err := finite("view A", ds.X); err != nil {
+		return err
+	}
+	return finite("view B", ds.Z)
+}
+
+func finite(block string, m *mat.Dense) error {
+	r, c := m.Dims()
+	for i := 0; i < r; i++ {
+		for j, v := range m.RawRowView(i)[:c] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("multiview: %s row %d column %d: %v is not a finite number", block, i+1, j+1, v)
+			}
+		}
+	}
+	return nil
+}
+
+// combine applies a decision rule to per-view decisions.
+func combine(rule string, fa, fb []float64) []float64 {
+	out := make([]float64, len(fa))
+	for i := range fa {
+		switch rule {
+		case RuleA:
+			out[i] = fa[i]
+		case RuleB:
+			out[i] = fb[i]
+		default:
+			out[i] = 0.5 * (fa[i] + fb[i])
+		}
+	}
+	return out
+}
+
+// expansion is a kernel expansion f(x) = Σ_j Coef_j K(x_j, x) + Bias over
+// the stored rows x_j.
+type expansion struct {
+	Kernel kernel.Kernel `json:"kernel"`
+	X      *model.Matrix `json:"x"`
+	Coef   []float64     `json:"coef"`
+	Bias   float64       `json:"bias"`
+	x      *mat.Dense
+}
+
+// newExpansion keeps only the rows with a non-zero coefficient.
+func newExpansion(k kernel.Kernel, X *mat.Dense, coef []float64, bias float64) *expansion {
+	var rows []int
+	var c []float64
+	for i, v := range coef {
+		if v != 0 {
+			rows = append(rows, i)
+			c = append(c, v)
+		}
+	}
+	e := &expansion{Kernel: k, Coef: c, Bias: bias}
+	if len(rows) > 0 {
+		_, d := X.Dims()
+		xs := mat.NewDense(len(rows), d, nil)
+		for i, r := range rows {
+			xs.SetRow(i, X.RawRowView(r))
+		}
+		e.x = xs
+		e.X = model.MatrixOf(xs)
+	}
+	return e
+}
+
+func (e *expansion) eval(X *mat.Dense) ([]float64, error) {
+	n, _ := X.Dims()
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = e.Bias
+	}
+	if len(e.Coef) == 0 {
+		return out, nil
+	}
+	if e.x == nil {
+		xs, err := e.X.Dense()
+		if err != nil {
+			return nil, err
+		}
+		if r, _ := xs.Dims(); r != len(e.Coef) {
+			return nil, fmt.Errorf("multiview: saved expansion has %d rows and %d coefficients", r, len(e.Coef))
+		}
+		e.x = xs
+	}
+	K := e.Kernel.Cross(X, e.x)
+	var f mat.VecDense
+	f.MulVec(K, mat.NewVecDense(len(e.Coef), e.Coef))
+	for i := range out {
+		out[i] += f.AtVec(i)
+	}
+	return out, nil
+}
+
+// svmLike is a fitted two-view model with one kernel expansion per view
+// (SVM-2K, PSVM-2V, MCPK).
+type svmLike struct {
+	Model string         `json:"model"`
+	Rule  string         `json:"rule"`
+	DimA  int            `json:"dim_a"`
+	DimB  int            `json:"dim_b"`
+	A     *expansion     `json:"a"`
+	B     *expansion     `json:"b"`
+	Rep   *model.Report  `json:"report"`
+}
+
+// ViewDecisions implements model.MultiView.
+func (m *svmLike) ViewDecisions(ds *data.Dataset) (map[string][]float64, error) {
+	if err := checkTest(ds, m.DimA, m.DimB); err != nil {
+		return nil, err
+	}
+	fa, err := m.A.eval(ds.X)
+	if err != nil {
+		return nil, err
+	}
+	fb, err := m.B.eval(ds.Z)
+	if err != nil {
+		return nil, err
+	}
+	return map[string][]float64{"A": fa, "B": fb}, nil
+}
+
+// Decision implements model.BinaryModel with the model's rule.
+func (m *svmLike) Decision(ds *data.Dataset) ([]float64, error) {
+	v, err := m.ViewDecisions(ds)
+	if err != nil {
+		return nil, err
+	}
+	return combine(m.Rule, v["A"], v["B"]), nil
+}
+
+// Report implements model.BinaryModel.
+func (m *svmLike) Report() *model.Report { return m.Rep }
+
+func loadSVMLike(id string) model.BinaryLoadFunc {
+	return func(raw json.RawMessage) (model.BinaryModel, error) {
+		var m svmLike
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, fmt.Errorf("model %s: %w", id, err)
+		}
+		if m.A == nil || m.B == nil || m.DimA <= 0 || m.DimB <= 0 {
+			return nil, fmt.Errorf("model %s: malformed saved model", id)
+		}
+		if _, err := ruleOf(model.Values{"rule": m.Rule}); err != nil {
+			return nil, fmt.Errorf("model %s: %w", id, err)
+		}
+		if m.Rep == nil {
+			m.Rep = &model.Report{Model: id}
+		}
+		return &m, nil
+	}
+}
+
+// augmented returns K + 1: the kernel of the augmented samples (x; 1) that
+// PSVM-2V and MCPK use instead of an explicit bias (paper 001 section 2.2:
+// "l labeled augmented samples ((x_i^A; 1), (x_i^B; 1), y_i)"). For a
+// non-linear kernel we read the augmentation in feature space, φ̃(x) =
+// (φ(x); 1), so the offset is regularised exactly as in the linear case.
+func augmented(K *mat.SymDense) *mat.SymDense {
+	n := K.SymmetricDim()
+	out := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			out.SetSym(i, j, K.At(i, j)+1)
+		}
+	}
+	return out
+}

@@ -1,0 +1,356 @@
+package multiview
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"lupilab/models/data"
+	"lupilab/models/kernel"
+	"lupilab/models/model"
+)
+
+// MvTSVM (Xie & Sun, "Multi-view twin support vector machines", Intelligent
+// Data Analysis 19(4):701–712, 2015), kernel version. With C_t the training
+// rows of view t, E_t = [K_t(X_t⁺, C_t), 1] (positive rows) and
+// F_t = [K_t(X_t⁻, C_t), 1] (negative rows), the positive-class planes
+// u_A, u_B (coefficients and bias, length n+1) solve
+//
+//	min ½‖E_A u_A‖² + ½‖E_B u_B‖² + c₁1ᵀq_A + c₂1ᵀq_B + D 1ᵀη
+//	s.t. |E_A u_A − E_B u_B| ≤ ε + η          (λ⁺, λ⁻: the views' projections of the
+//	                                            positive samples must agree)
+//	     −F_A u_A + q_A ≥ 1,  −F_B u_B + q_B ≥ 1,  q_A, q_B, η ≥ 0      (α_A, α_B)
+//
+// whose dual (Xie & Sun's Lagrangian derivation, written as a minimisation,
+// λ = λ⁺ − λ⁻) is
+//
+//	min ½h_Aᵀ(E_AᵀE_A + rI)⁻¹h_A + ½h_Bᵀ(E_BᵀE_B + rI)⁻¹h_B − 1ᵀ(α_A + α_B) + ε1ᵀ(λ⁺ + λ⁻)
+//	s.t. 0 ≤ α_A ≤ c₁, 0 ≤ α_B ≤ c₂, λ⁺, λ⁻ ≥ 0, λ⁺ + λ⁻ ≤ D,
+//	h_A = F_Aᵀα_A + E_Aᵀλ,  h_B = F_Bᵀα_B − E_Bᵀλ,  u_A = −(E_AᵀE_A + rI)⁻¹h_A,  u_B = −(E_BᵀE_B + rI)⁻¹h_B.
+//
+// The negative-class planes v_A, v_B solve the same problem with the classes
+// swapped (c₃, c₄, H), giving v_t = +(F_tᵀF_t + rI)⁻¹(E_tᵀα'_t ± F_tᵀλ').
+// Per view a point goes to the class whose plane is nearer,
+// |K(x,C)u + b|/‖u_ω‖ (‖u_ω‖ the norm of the kernel coefficients, as in
+// kernel TWSVM and paper 001 eq 33); f_t(x) = dist_to_negative − dist_to_positive
+// is > 0 for the positive class and the combined rule uses ½(f_A + f_B)
+// (paper 001 eq 35 read as the mean distance).
+//
+// Choices: paper 001 ties c₁ = c₂ = c₃ = c₄ and D = H; here "C" is c₁ = c₂,
+// "C2" is c₃ = c₄, "D" and "H" the two agreement penalties. The ridge r
+// (param "ridge", default 1e-4) regularises the singular (n+1)×(n+1) matrices
+// EᵀE and FᵀF as in every kernel TWSVM. ε = 0 (default) merges λ⁺, λ⁻ into
+// λ ∈ [−D, D].
+
+func mvtsvmParams() []model.Param {
+	p := []model.Param{
+		cParam("C", "c₁ = c₂", "1", "Penalty on both views' slacks in the positive-plane problem."),
+		cParam("C2", "c₃ = c₄", "1", "Penalty on both views' slacks in the negative-plane problem."),
+		cParam("D", "D", "1", "Penalty on the views' disagreement on the positive samples (positive-plane problem)."),
+		cParam("H", "H", "1", "Penalty on the views' disagreement on the negative samples (negative-plane problem)."),
+		epsParam(),
+		{Name: "ridge", Label: "Ridge", Kind: model.Float, Default: "1e-4", Min: 1e-10, Max: 1, Log: true,
+			Help: "Ridge r added to EᵀE and FᵀF, which are singular in the kernel version."},
+	}
+	p = append(p, kernelParams()...)
+	return append(p, RuleParam(), model.StrategyParam())
+}
+
+func init() {
+	fit, load := model.WrapBinary("mvtsvm", fitMvTSVM, loadMvTSVM)
+	model.Register(&model.Spec{
+		ID: "mvtsvm", Name: "MvTSVM",
+		Paper:     "Xie & Sun, Multi-view twin support vector machines, Intelligent Data Analysis 19(4), 2015",
+		Equations: "MvTSVM primal pair and duals (kernel version); nearest-plane rule per view and the mean distance for both views",
+		About: "A twin SVM per view (one plane near each class, far from the other), trained jointly: the two views' projections " +
+			"of the samples a plane must pass near are asked to agree.",
+		Task: model.Binary, Family: model.FamilyMultiView, Z: model.ZView,
+		Params: mvtsvmParams(), MultiClass: []string{"ovr", "ovo"},
+		Fit: fit, Load: load,
+	})
+}
+
+// twinPlane is one kernel-generated surface K(x, C)·Coef + Bias = 0.
+type twinPlane struct {
+	Coef []float64 `json:"coef"`
+	Bias float64   `json:"bias"`
+	Norm float64   `json:"norm"` // ‖Coef‖
+}
+
+// twinView holds one view's two planes over that view's training rows.
+type twinView struct {
+	Kernel kernel.Kernel `json:"kernel"`
+	X      *model.Matrix `json:"x"`
+	Pos    twinPlane     `json:"pos"`
+	Neg    twinPlane     `json:"neg"`
+	x      *mat.Dense
+}
+
+func (t *twinView) decision(X *mat.Dense) ([]float64, error) {
+	if t.x == nil {
+		xs, err := t.X.Dense()
+		if err != nil {
+			return nil, err
+		}
+		t.x = xs
+	}
+	r, _ := t.x.Dims()
+	if len(t.Pos.Coef) != r || len(t.Neg.Coef) != r || t.Pos.Norm <= 0 || t.Neg.Norm <= 0 {
+		return nil, errors.New("multiview: malformed twin planes")
+	}
+	K := t.Kernel.Cross(X, t.x)
+	var p, q mat.VecDense
+	p.MulVec(K, mat.NewVecDense(r, t.Pos.Coef))
+	q.MulVec(K, mat.NewVecDense(r, t.Neg.Coef))
+	n, _ := X.Dims()
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = math.Abs(q.AtVec(i)+t.Neg.Bias)/t.Neg.Norm - math.Abs(p.AtVec(i)+t.Pos.Bias)/t.Pos.Norm
+	}
+	return out, nil
+}
+
+type mvtsvmModel struct {
+	Model string        `json:"model"`
+	Rule  string        `json:"rule"`
+	DimA  int           `json:"dim_a"`
+	DimB  int           `json:"dim_b"`
+	A     *twinView     `json:"a"`
+	B     *twinView     `json:"b"`
+	Rep   *model.Report `json:"report"`
+}
+
+// ViewDecisions implements model.MultiView.
+func (m *mvtsvmModel) ViewDecisions(ds *data.Dataset) (map[string][]float64, error) {
+	if err := checkTest(ds, m.DimA, m.DimB); err != nil {
+		return nil, err
+	}
+	fa, err := m.A.decision(ds.X)
+	if err != nil {
+		return nil, err
+	}
+	fb, err := m.B.decision(ds.Z)
+	if err != nil {
+		return nil, err
+	}
+	return map[string][]float64{"A": fa, "B": fb}, nil
+}
+
+// Decision implements model.BinaryModel.
+func (m *mvtsvmModel) Decision(ds *data.Dataset) ([]float64, error) {
+	v, err := m.ViewDecisions(ds)
+	if err != nil {
+		return nil, err
+	}
+	return combine(m.Rule, v["A"], v["B"]), nil
+}
+
+// Report implements model.BinaryModel.
+func (m *mvtsvmModel) Report() *model.Report { return m.Rep }
+
+func loadMvTSVM(raw json.RawMessage) (model.BinaryModel, error) {
+	var m mvtsvmModel
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, fmt.Errorf("model mvtsvm: %w", err)
+	}
+	if m.A == nil || m.B == nil || m.DimA <= 0 || m.DimB <= 0 {
+		return nil, errors.New("model mvtsvm: malformed saved model")
+	}
+	if _, err := ruleOf(model.Values{"rule": m.Rule}); err != nil {
+		return nil, fmt.Errorf("model mvtsvm: %w", err)
+	}
+	if m.Rep == nil {
+		m.Rep = &model.Report{Model: "mvtsvm"}
+	}
+	return &m, nil
+}
+
+// augRows returns [K(X[rows], C), 1].
+func augRows(K *mat.SymDense, rows []int) *mat.Dense {
+	n := K.SymmetricDim()
+	out := mat.NewDense(len(rows), n+1, nil)
+	for i, r := range rows {
+		for j := 0; j < n; j++ {
+			out.Set(i, j, K.At(r, j))
+		}
+		out.Set(i, n, 1)
+	}
+	return out
+}
+
+// twinProblem solves one of MvTSVM's two QPs: planes near the rows "own"
+// (E_t) and at distance ≥ 1 from the rows "other" (F_t), sign = −1 for the
+// positive-plane problem and +1 for the negative one. It returns the planes
+// of view A and B (length n+1 each).
+func twinProblem(ctx context.Context, opt model.Options, stage string, own, other [2]*mat.Dense,
+	c, d, eps, ridge float64, sign float64, rep *model.Report) (planes [2][]float64, err error) {
+	no, _ := own[0].Dims()
+	nr, m := other[0].Dims()
+	split := eps > 0
+	nv := 2*nr + no
+	if split {
+		nv += no
+	}
+	// Blocks: α_A [0,nr), α_B [nr,2nr), λ or λ⁺ [2nr, 2nr+no), λ⁻ after.
+	var S [2]*mat.Dense
+	for t := 0; t < 2; t++ {
+		S[t] = mat.NewDense(m, nv, nil)
+		lam := 1.0
+		if t == 1 {
+			lam = -1
+		}
+		for j := 0; j < nr; j++ {
+			for k := 0; k < m; k++ {
+				S[t].Set(k, t*nr+j, other[t].At(j, k))
+			}
+		}
+		for j := 0; j < no; j++ {
+			for k := 0; k < m; k++ {
+				S[t].Set(k, 2*nr+j, lam*own[t].At(j, k))
+				if split {
+					S[t].Set(k, 2*nr+no+j, -lam*own[t].At(j, k))
+				}
+			}
+		}
+	}
+	b := newQP(nv)
+	b.bounds(0, 2*nr, 0, c)
+	b.linear(0, 2*nr, -1)
+	if split {
+		b.bounds(2*nr, 2*no, 0, d)
+		b.linear(2*nr, 2*no, eps)
+		for j := 0; j < no; j++ {
+			b.ineq([]int{2*nr + j, 2*nr + no + j}, []float64{1, 1}, d)
+		}
+	} else {
+		b.bounds(2*nr, no, -d, d)
+	}
+	var G [2]*mat.Cholesky
+	for t := 0; t < 2; t++ {
+		if err := ctx.Err(); err != nil {
+			return planes, err
+		}
+		var oo mat.SymDense
+		oo.SymOuterK(1, own[t].T())
+		for k := 0; k < m; k++ {
+			oo.SetSym(k, k, oo.At(k, k)+ridge)
+		}
+		G[t] = &mat.Cholesky{}
+		if !G[t].Factorize(&oo) {
+			return planes, fmt.Errorf("%s: EᵀE + rI is not positive definite; increase the ridge", stage)
+		}
+		var T, M mat.Dense
+		if err := G[t].SolveTo(&T, S[t]); err != nil {
+			return planes, fmt.Errorf("%s: %w", stage, err)
+		}
+		M.Mul(S[t].T(), &T)
+		for i := 0; i < nv; i++ {
+			for j := i; j < nv; j++ {
+				b.P.SetSym(i, j, b.P.At(i, j)+0.5*(M.At(i, j)+M.At(j, i)))
+			}
+		}
+	}
+	res, err := solveQP(ctx, b.problem(), opt, stage)
+	if err != nil {
+		return planes, err
+	}
+	finishReport(rep, res)
+	pi := mat.NewVecDense(nv, res.X)
+	for t := 0; t < 2; t++ {
+		var h, u mat.VecDense
+		h.MulVec(S[t], pi)
+		if err := G[t].SolveVecTo(&u, &h); err != nil {
+			return planes, fmt.Errorf("%s: %w", stage, err)
+		}
+		u.ScaleVec(sign, &u)
+		planes[t] = clone(u.RawVector().Data)
+	}
+	return planes, nil
+}
+
+func plane(u []float64) (twinPlane, error) {
+	n := len(u) - 1
+	p := twinPlane{Coef: clone(u[:n]), Bias: u[n], Norm: floats.Norm(u[:n], 2)}
+	if !(p.Norm > 0) || math.IsInf(p.Norm, 0) {
+		return p, errors.New("mvtsvm: a plane has zero (or non-finite) kernel coefficients; the problem is degenerate for these parameters")
+	}
+	return p, nil
+}
+
+func fitMvTSVM(ctx context.Context, train *data.Dataset, y []float64, v model.Values, opt model.Options) (model.BinaryModel, error) {
+	start := time.Now()
+	v = withDefaults(mvtsvmParams(), v)
+	xa, xb, err := checkTrain(train, y)
+	if err != nil {
+		return nil, err
+	}
+	var c1, c2, dd, hh, ridge float64
+	for _, f := range []struct {
+		name string
+		dst  *float64
+	}{{"C", &c1}, {"C2", &c2}, {"D", &dd}, {"H", &hh}, {"ridge", &ridge}} {
+		if *f.dst, err = positive(v, f.name); err != nil {
+			return nil, err
+		}
+	}
+	eps, err := nonNegative(v, "epsilon")
+	if err != nil {
+		return nil, err
+	}
+	rule, err := ruleOf(v)
+	if err != nil {
+		return nil, err
+	}
+	ka, err := kernel.FromValues(v, "")
+	if err != nil {
+		return nil, err
+	}
+	kb, err := kernel.FromValues(v, "z")
+	if err != nil {
+		return nil, err
+	}
+	var pos, neg []int
+	for i, t := range y {
+		if t > 0 {
+			pos = append(pos, i)
+		} else {
+			neg = append(neg, i)
+		}
+	}
+	KA, KB := ka.Gram(xa), kb.Gram(xb)
+	E := [2]*mat.Dense{augRows(KA, pos), augRows(KB, pos)}
+	F := [2]*mat.Dense{augRows(KA, neg), augRows(KB, neg)}
+	rep := &model.Report{Model: "mvtsvm", Params: v.Clone(), NTrain: len(y), Converged: true}
+	up, err := twinProblem(ctx, opt, "MvTSVM positive planes", E, F, c1, dd, eps, ridge, -1, rep)
+	if err != nil {
+		return nil, err
+	}
+	vn, err := twinProblem(ctx, opt, "MvTSVM negative planes", F, E, c2, hh, eps, ridge, 1, rep)
+	if err != nil {
+		return nil, err
+	}
+	m := &mvtsvmModel{Model: "mvtsvm", Rule: rule, DimA: train.Dim(), DimB: train.ZDim()}
+	views := [2]**twinView{&m.A, &m.B}
+	kern := [2]kernel.Kernel{ka, kb}
+	xs := [2]*mat.Dense{xa, xb}
+	for t := 0; t < 2; t++ {
+		pp, err := plane(up[t])
+		if err != nil {
+			return nil, err
+		}
+		np, err := plane(vn[t])
+		if err != nil {
+			return nil, err
+		}
+		*views[t] = &twinView{Kernel: kern[t], X: model.MatrixOf(xs[t]), Pos: pp, Neg: np, x: xs[t]}
+	}
+	rep.TrainSeconds = time.Since(start).Seconds()
+	m.Rep = rep
+	return m, nil
+}
