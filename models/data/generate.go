@@ -42,7 +42,7 @@ func init() {
 		{Name: "twoview2d", Title: "Two views 2-D", Kind: KindTwoView, DefaultN: 200, DefaultNoise: 0.1, fn: TwoView2D,
 			Description: "A latent point u uniform in [−1, 1]² with class 1 when u₂ > ½·sin(πu₁). View A is the warped map (u₁ + 0.3 sin πu₂, u₂ + 0.3 sin πu₁), view B the polar coordinates (radius, angle) of u seen from (−1.5, 0); each view gets its own Gaussian noise of standard deviation `noise`. Ground truth: both maps are invertible, so without noise each view alone separates the classes along the image of the sine boundary; with noise the views err on different samples."},
 		{Name: "multilabel2d", Title: "Multi-label 2-D", Kind: KindMultiLabel, DefaultN: 300, DefaultNoise: 0.05, fn: MultiLabel2D,
-			Description: "A latent point u uniform in [−1, 1]² and four tags given by overlapping regions: a = disc of radius 0.6 at (−0.25, 0), b = disc of radius 0.6 at (0.25, 0), c = the band u₂ > 0.35, d = disc of radius 0.45 at (0.5, 0.5). The overlaps make tags correlated (a and b share most of their area, d lies mostly inside b ∪ c); some points have no tag. X is u plus Gaussian noise of standard deviation `noise`. Ground truth: each tag is the indicator of its region of u."},
+			Description: "A latent point u uniform in [−1, 1]² and four tags given by overlapping regions: a = disc of radius 0.6 at (−0.25, 0), b = disc of radius 0.6 at (0.25, 0), c = the band u₂ > 0.35, d = disc of radius 0.45 at (0.5, 0.5). The overlaps make tags correlated (a and b share about half of their area, d lies mostly inside b ∪ c); some points have no tag. X is u plus Gaussian noise of standard deviation `noise`. Ground truth: each tag is the indicator of its region of u."},
 	}
 }
 

@@ -41,8 +41,9 @@ func ReadLIBSVM(r io.Reader, opt ReadOptions) (*Dataset, error) {
 		if len(zs.rows) != len(main.rows) {
 			return nil, &ParseError{Msg: fmt.Sprintf("Z file: %d samples, the main file has %d", len(zs.rows), len(main.rows))}
 		}
+		numeric := allNumeric(main.labels) && allNumeric(zs.labels)
 		for i := range zs.rows {
-			if zs.labels[i] != main.labels[i] {
+			if canonLabel(zs.labels[i], numeric) != canonLabel(main.labels[i], numeric) {
 				return nil, perr(zs.lines[i], 1, "Z file: label %q differs from the main file's %q (line %d)", short(zs.labels[i]), short(main.labels[i]), main.lines[i])
 			}
 		}
