@@ -6,4 +6,5 @@ import (
 	// Each import registers models in lupilab/models/model.
 	_ "lupilab/models/joint"
 	_ "lupilab/models/model"
+	_ "lupilab/models/svm"
 )

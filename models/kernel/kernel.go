@@ -35,10 +35,10 @@ const (
 // Kernel is a kernel function with its hyper-parameters. The zero Kind means
 // linear.
 type Kernel struct {
-	Kind   Kind
-	Gamma  float64 // RBF, poly, sigmoid
-	Coef0  float64 // poly, sigmoid
-	Degree int     // poly
+	Kind   Kind    `json:"kind"`
+	Gamma  float64 `json:"gamma,omitempty"`  // RBF, poly, sigmoid
+	Coef0  float64 `json:"coef0,omitempty"`  // poly, sigmoid
+	Degree int     `json:"degree,omitempty"` // poly
 }
 
 // Validate checks the hyper-parameters: γ > 0 for RBF / poly / sigmoid,
@@ -86,6 +86,10 @@ func (k Kernel) String() string {
 	}
 	return string(k.kind())
 }
+
+// FromDot evaluates K(a, b) from ⟨a,b⟩ and the squared norms ‖a‖², ‖b‖²
+// (the norms matter only for RBF). Not for the precomputed kind.
+func (k Kernel) FromDot(dot, aa, bb float64) float64 { return k.fromDot(dot, aa, bb) }
 
 // fromDot evaluates the kernel from ⟨a,b⟩ and the squared norms of a and b.
 func (k Kernel) fromDot(dot, aa, bb float64) float64 {

@@ -1,40 +1,43 @@
 package smo
 
+import "unsafe"
+
 // rowCache is an LRU cache of rows of Q indexed by solver position (the
 // solver permutes variables while shrinking, as LIBSVM does). A cached row
 // holds the entries for positions [0, len(data)); asking for a longer prefix
 // computes only the missing tail. The total number of cached float64 entries
 // stays within budget (at least two full rows, since the solver holds the
 // rows of both working-set variables at once).
-type rowCache struct {
+type rowCache[T elem] struct {
 	budget int // entries
 	used   int
-	rows   []*centry // by position; nil when not cached
-	head   centry    // sentinel of the LRU list: head.next is the least recently used
+	rows   []*centry[T] // by position; nil when not cached
+	head   centry[T]    // sentinel of the LRU list: head.next is the least recently used
 }
 
-type centry struct {
+type centry[T elem] struct {
 	pos        int
-	data       []float64
-	prev, next *centry
+	data       []T
+	prev, next *centry[T]
 }
 
-func newRowCache(n int, mb float64) *rowCache {
-	b := int(mb * (1 << 20) / 8)
+func newRowCache[T elem](n int, mb float64) *rowCache[T] {
+	var z T
+	b := int(mb * (1 << 20) / float64(unsafe.Sizeof(z)))
 	if min := 2*n + 16; b < min {
 		b = min
 	}
-	c := &rowCache{budget: b, rows: make([]*centry, n)}
+	c := &rowCache[T]{budget: b, rows: make([]*centry[T], n)}
 	c.head.prev, c.head.next = &c.head, &c.head
 	return c
 }
 
-func (c *rowCache) unlink(e *centry) {
+func (c *rowCache[T]) unlink(e *centry[T]) {
 	e.prev.next = e.next
 	e.next.prev = e.prev
 }
 
-func (c *rowCache) pushBack(e *centry) {
+func (c *rowCache[T]) pushBack(e *centry[T]) {
 	e.prev = c.head.prev
 	e.next = &c.head
 	e.prev.next = e
@@ -43,7 +46,7 @@ func (c *rowCache) pushBack(e *centry) {
 
 // get returns the first length entries of row pos, calling fill(pos, from,
 // dst) to compute dst[from:] when they are not all cached.
-func (c *rowCache) get(pos, length int, fill func(pos, from int, dst []float64)) []float64 {
+func (c *rowCache[T]) get(pos, length int, fill func(pos, from int, dst []T)) []T {
 	e := c.rows[pos]
 	if e != nil {
 		c.unlink(e)
@@ -52,14 +55,14 @@ func (c *rowCache) get(pos, length int, fill func(pos, from int, dst []float64))
 			return e.data[:length]
 		}
 	} else {
-		e = &centry{pos: pos}
+		e = &centry[T]{pos: pos}
 		c.rows[pos] = e
 	}
 	have := len(e.data)
 	if cap(e.data) < length {
 		// make room, then grow
 		need := length - cap(e.data)
-		var reuse []float64
+		var reuse []T
 		for c.used+need > c.budget && c.head.next != &c.head {
 			v := c.head.next
 			c.unlink(v)
@@ -70,12 +73,12 @@ func (c *rowCache) get(pos, length int, fill func(pos, from int, dst []float64))
 			}
 			v.data = nil
 		}
-		var nd []float64
+		var nd []T
 		if reuse != nil {
 			nd = reuse[:length]
 			c.used += cap(reuse)
 		} else {
-			nd = make([]float64, length)
+			nd = make([]T, length)
 			c.used += length
 		}
 		copy(nd, e.data[:have])
@@ -91,7 +94,7 @@ func (c *rowCache) get(pos, length int, fill func(pos, from int, dst []float64))
 
 // swap exchanges positions i < j: the rows themselves and, in every cached
 // row, entries i and j (a row that covers i but not j is cut back to i).
-func (c *rowCache) swap(i, j int) {
+func (c *rowCache[T]) swap(i, j int) {
 	if i == j {
 		return
 	}

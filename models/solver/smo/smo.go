@@ -115,6 +115,10 @@ type Options struct {
 	Progress func(iter int, violation float64)
 	// ProgressEvery is the progress interval in iterations (default 200).
 	ProgressEvery int
+	// Float32 stores cached rows of Q in single precision, as LIBSVM does
+	// (its Qfloat): half the memory per row and the same solution as LIBSVM
+	// to rounding; ∇, α and Q's diagonal stay in float64.
+	Float32 bool
 }
 
 // Result is the solution.
@@ -150,12 +154,19 @@ const (
 	fixed // Uᵢ = 0: the variable cannot move
 )
 
-func (s *solver) canInc(t int) bool { return s.status[t] == atLower || s.status[t] == free }
-func (s *solver) canDec(t int) bool { return s.status[t] == atUpper || s.status[t] == free }
+func (s *solver[T]) canInc(t int) bool { return s.status[t] == atLower || s.status[t] == free }
+func (s *solver[T]) canDec(t int) bool { return s.status[t] == atUpper || s.status[t] == free }
 
 // Solve minimises the problem.
 func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
-	s, err := newSolver(p, opt)
+	if opt.Float32 {
+		return solve[float32](ctx, p, opt)
+	}
+	return solve[float64](ctx, p, opt)
+}
+
+func solve[T elem](ctx context.Context, p *Problem, opt Options) (*Result, error) {
+	s, err := newSolver[T](p, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +179,11 @@ func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	return s.result(), nil
 }
 
-type solver struct {
+// elem is the storage type of cached Q rows: float64, or float32 as in
+// LIBSVM (Qfloat) to halve the cache and the memory traffic.
+type elem interface{ ~float32 | ~float64 }
+
+type solver[T elem] struct {
 	l, active int
 	eq        bool
 	perm      []int // position → original index
@@ -187,7 +202,8 @@ type solver struct {
 	q       Matrix
 	sub     SubRower
 	scratch []float64
-	cache   *rowCache
+	cache   *rowCache[T]
+	buf     []float64
 	iter    int
 	viol    float64
 	conv    bool
@@ -198,7 +214,7 @@ type solver struct {
 	unbounded bool
 }
 
-func newSolver(p *Problem, opt Options) (*solver, error) {
+func newSolver[T elem](p *Problem, opt Options) (*solver[T], error) {
 	if p == nil || p.Q == nil {
 		return nil, errors.New("smo: no problem / no Q")
 	}
@@ -248,12 +264,12 @@ func newSolver(p *Problem, opt Options) (*solver, error) {
 			maxIter = 100 * n
 		}
 	}
-	s := &solver{
+	s := &solver[T]{
 		l: n, active: n, eq: p.Y != nil, perm: make([]int, n),
 		y: make([]float64, n), p: make([]float64, n), u: make([]float64, n), qd: make([]float64, n),
 		alpha: make([]float64, n), g: make([]float64, n), gbar: make([]float64, n), status: make([]int8, n),
 		eps: eps, maxIter: maxIter, shrinking: opt.Shrinking, opt: opt, q: p.Q,
-		scratch: make([]float64, n), cache: newRowCache(n, mb),
+		scratch: make([]float64, n), buf: make([]float64, n), cache: newRowCache[T](n, mb),
 	}
 	s.sub, _ = p.Q.(SubRower)
 	for i := 0; i < n; i++ {
@@ -300,7 +316,7 @@ func newSolver(p *Problem, opt Options) (*solver, error) {
 }
 
 // start sets a feasible initial α.
-func (s *solver) start(p *Problem) error {
+func (s *solver[T]) start(p *Problem) error {
 	n := s.l
 	if p.Alpha0 != nil {
 		sum, scale := 0.0, math.Abs(p.Delta)
@@ -362,7 +378,7 @@ func (s *solver) start(p *Problem) error {
 	return nil
 }
 
-func (s *solver) updateStatus(i int) {
+func (s *solver[T]) updateStatus(i int) {
 	switch {
 	case s.u[i] == 0:
 		s.status[i] = fixed
@@ -376,27 +392,35 @@ func (s *solver) updateStatus(i int) {
 }
 
 // fill computes entries [from, len(dst)) of the row at position pos.
-func (s *solver) fill(pos, from int, dst []float64) {
+func (s *solver[T]) fill(pos, from int, dst []T) {
 	if from >= len(dst) {
 		return
 	}
 	orig := s.perm[pos]
 	if s.sub != nil {
-		s.sub.SubRow(orig, s.perm[from:len(dst)], dst[from:])
+		if d64, ok := any(dst).([]float64); ok {
+			s.sub.SubRow(orig, s.perm[from:len(dst)], d64[from:])
+			return
+		}
+		b := s.buf[:len(dst)-from]
+		s.sub.SubRow(orig, s.perm[from:len(dst)], b)
+		for k, v := range b {
+			dst[from+k] = T(v)
+		}
 		return
 	}
 	s.q.Row(orig, s.scratch)
 	for k := from; k < len(dst); k++ {
-		dst[k] = s.scratch[s.perm[k]]
+		dst[k] = T(s.scratch[s.perm[k]])
 	}
 }
 
 // row returns Q[pos][0:length] in position order.
-func (s *solver) row(pos, length int) []float64 {
+func (s *solver[T]) row(pos, length int) []T {
 	return s.cache.get(pos, length, s.fill)
 }
 
-func (s *solver) swap(i, j int) {
+func (s *solver[T]) swap(i, j int) {
 	if i == j {
 		return
 	}
@@ -412,7 +436,7 @@ func (s *solver) swap(i, j int) {
 	s.status[i], s.status[j] = s.status[j], s.status[i]
 }
 
-func (s *solver) initGradient(ctx context.Context) error {
+func (s *solver[T]) initGradient(ctx context.Context) error {
 	copy(s.g, s.p)
 	for i := 0; i < s.l; i++ {
 		if s.alpha[i] == 0 {
@@ -426,18 +450,18 @@ func (s *solver) initGradient(ctx context.Context) error {
 		q := s.row(i, s.l)
 		a := s.alpha[i]
 		for k, v := range q {
-			s.g[k] += a * v
+			s.g[k] += a * float64(v)
 		}
 		if s.status[i] == atUpper {
 			for k, v := range q {
-				s.gbar[k] += s.u[i] * v
+				s.gbar[k] += s.u[i] * float64(v)
 			}
 		}
 	}
 	return nil
 }
 
-func (s *solver) run(ctx context.Context) error {
+func (s *solver[T]) run(ctx context.Context) error {
 	every := s.opt.ProgressEvery
 	if every <= 0 {
 		every = 200
@@ -506,7 +530,7 @@ func (s *solver) run(ctx context.Context) error {
 	return nil
 }
 
-func (s *solver) checkFinite() error {
+func (s *solver[T]) checkFinite() error {
 	// cheap check on the last update: the objective and α must stay finite
 	if s.unbounded || math.IsInf(s.lastAlpha, 0) || math.IsNaN(s.lastAlpha) || s.lastAlpha > 1e200 {
 		return ErrUnbounded
@@ -516,7 +540,7 @@ func (s *solver) checkFinite() error {
 
 // stepPair selects the working pair by WSS2 and updates it; false when the
 // stopping rule holds on the active set.
-func (s *solver) stepPair() bool {
+func (s *solver[T]) stepPair() bool {
 	i, j, ok := s.selectPair()
 	if !ok {
 		return false
@@ -529,7 +553,7 @@ func (s *solver) stepPair() bool {
 	ai, aj := oldAi, oldAj
 	flat := false
 	if s.y[i] != s.y[j] {
-		quad := s.qd[i] + s.qd[j] + 2*qi[j]
+		quad := s.qd[i] + s.qd[j] + 2*float64(qi[j])
 		if quad <= 0 {
 			quad = tau
 			flat = true
@@ -557,7 +581,7 @@ func (s *solver) stepPair() bool {
 			ai = cj + diff
 		}
 	} else {
-		quad := s.qd[i] + s.qd[j] - 2*qi[j]
+		quad := s.qd[i] + s.qd[j] - 2*float64(qi[j])
 		if quad <= 0 {
 			quad = tau
 			flat = true
@@ -594,7 +618,7 @@ func (s *solver) stepPair() bool {
 	g := s.g[:act]
 	qi, qj = qi[:act], qj[:act]
 	for k := range g {
-		g[k] += qi[k]*dai + qj[k]*daj
+		g[k] += float64(qi[k])*dai + float64(qj[k])*daj
 	}
 	s.afterUpdate(i)
 	s.afterUpdate(j)
@@ -603,7 +627,7 @@ func (s *solver) stepPair() bool {
 
 // afterUpdate refreshes the status of i and keeps Ḡ in step when i enters
 // or leaves its upper bound.
-func (s *solver) afterUpdate(i int) {
+func (s *solver[T]) afterUpdate(i int) {
 	was := s.status[i] == atUpper
 	s.updateStatus(i)
 	now := s.status[i] == atUpper
@@ -616,18 +640,18 @@ func (s *solver) afterUpdate(i int) {
 		c = -c
 	}
 	for k, v := range q {
-		s.gbar[k] += c * v
+		s.gbar[k] += c * float64(v)
 	}
 }
 
-func (s *solver) upOK(t int) bool { // α_t can move along +y_t
+func (s *solver[T]) upOK(t int) bool { // α_t can move along +y_t
 	if s.y[t] > 0 {
 		return s.canInc(t)
 	}
 	return s.canDec(t)
 }
 
-func (s *solver) downOK(t int) bool { // α_t can move along −y_t
+func (s *solver[T]) downOK(t int) bool { // α_t can move along −y_t
 	if s.y[t] > 0 {
 		return s.canDec(t)
 	}
@@ -636,7 +660,7 @@ func (s *solver) downOK(t int) bool { // α_t can move along −y_t
 
 // selectPair is WSS2 (Fan, Chen & Lin 2005, eq. (16)): i maximises −y∇ over
 // I_up; j minimises −b²/a over the violating t ∈ I_low.
-func (s *solver) selectPair() (int, int, bool) {
+func (s *solver[T]) selectPair() (int, int, bool) {
 	gmax, gmax2 := math.Inf(-1), math.Inf(-1)
 	im := -1
 	act := s.active
@@ -662,7 +686,7 @@ func (s *solver) selectPair() (int, int, bool) {
 						gmax2 = s.g[t]
 					}
 					if gd > 0 {
-						quad := qdi + s.qd[t] - 2*yi*qi[t]
+						quad := qdi + s.qd[t] - 2*yi*float64(qi[t])
 						if quad <= 0 {
 							quad = tau
 						}
@@ -677,7 +701,7 @@ func (s *solver) selectPair() (int, int, bool) {
 					gmax2 = -s.g[t]
 				}
 				if gd > 0 {
-					quad := qdi + s.qd[t] + 2*yi*qi[t]
+					quad := qdi + s.qd[t] + 2*yi*float64(qi[t])
 					if quad <= 0 {
 						quad = tau
 					}
@@ -699,7 +723,7 @@ func (s *solver) selectPair() (int, int, bool) {
 }
 
 // pairViolation is m(α) − M(α) over the active set.
-func (s *solver) pairViolation() float64 {
+func (s *solver[T]) pairViolation() float64 {
 	up, low := math.Inf(-1), math.Inf(-1)
 	for t := 0; t < s.active; t++ {
 		yg := -s.y[t] * s.g[t]
@@ -718,7 +742,7 @@ func (s *solver) pairViolation() float64 {
 
 // projected returns the violation of variable t without an equality
 // constraint: the size of its projected gradient.
-func (s *solver) projected(t int) float64 {
+func (s *solver[T]) projected(t int) float64 {
 	g := s.g[t]
 	switch s.status[t] {
 	case atLower:
@@ -731,7 +755,7 @@ func (s *solver) projected(t int) float64 {
 	return math.Abs(g)
 }
 
-func (s *solver) singleViolation() float64 {
+func (s *solver[T]) singleViolation() float64 {
 	m := 0.0
 	for t := 0; t < s.active; t++ {
 		m = math.Max(m, s.projected(t))
@@ -742,7 +766,7 @@ func (s *solver) singleViolation() float64 {
 // stepSingle is one coordinate-descent step without the equality
 // constraint: pick the variable with the largest guaranteed decrease
 // pg²/Qₜₜ among the violators, minimise exactly along it, clip to the box.
-func (s *solver) stepSingle() bool {
+func (s *solver[T]) stepSingle() bool {
 	best, bestGain, maxV := -1, -1.0, 0.0
 	for t := 0; t < s.active; t++ {
 		v := s.projected(t)
@@ -786,7 +810,7 @@ func (s *solver) stepSingle() bool {
 	qi := s.row(i, s.active)
 	g := s.g[:s.active]
 	for k := range g {
-		g[k] += qi[k] * da
+		g[k] += float64(qi[k]) * da
 	}
 	s.afterUpdate(i)
 	return true
@@ -794,7 +818,7 @@ func (s *solver) stepSingle() bool {
 
 // beShrunk says whether variable t is at a bound and more than satisfied
 // (Chang & Lin 2011, §5.1, eq. (5.8)).
-func (s *solver) beShrunk(t int, gmax1, gmax2 float64) bool {
+func (s *solver[T]) beShrunk(t int, gmax1, gmax2 float64) bool {
 	switch s.status[t] {
 	case atUpper:
 		if s.y[t] > 0 {
@@ -812,7 +836,7 @@ func (s *solver) beShrunk(t int, gmax1, gmax2 float64) bool {
 	return false
 }
 
-func (s *solver) shrink() {
+func (s *solver[T]) shrink() {
 	var gmax1, gmax2 float64
 	if s.eq {
 		gmax1, gmax2 = math.Inf(-1), math.Inf(-1)
@@ -852,7 +876,7 @@ func (s *solver) shrink() {
 
 // reconstructGradient recomputes ∇ of the shrunk variables from Ḡ and the
 // free variables (Chang & Lin 2011, eq. (5.10)).
-func (s *solver) reconstructGradient() {
+func (s *solver[T]) reconstructGradient() {
 	if s.active == s.l {
 		return
 	}
@@ -871,7 +895,7 @@ func (s *solver) reconstructGradient() {
 			q := s.row(i, act)
 			for j := 0; j < act; j++ {
 				if s.status[j] == free {
-					s.g[i] += s.alpha[j] * q[j]
+					s.g[i] += s.alpha[j] * float64(q[j])
 				}
 			}
 		}
@@ -883,7 +907,7 @@ func (s *solver) reconstructGradient() {
 			q := s.row(i, l)
 			a := s.alpha[i]
 			for j := act; j < l; j++ {
-				s.g[j] += a * q[j]
+				s.g[j] += a * float64(q[j])
 			}
 		}
 	}
@@ -891,7 +915,7 @@ func (s *solver) reconstructGradient() {
 
 // rho follows LIBSVM: the mean of y∇ over free variables, else the midpoint
 // of [max lower, min upper] (one-sided when only one side is bounded).
-func (s *solver) rho() float64 {
+func (s *solver[T]) rho() float64 {
 	if !s.eq {
 		return 0
 	}
@@ -930,7 +954,7 @@ func (s *solver) rho() float64 {
 	return (ub + lb) / 2
 }
 
-func (s *solver) result() *Result {
+func (s *solver[T]) result() *Result {
 	n := s.l
 	r := &Result{Alpha: make([]float64, n), Grad: make([]float64, n), Iter: s.iter, Converged: s.conv, Violation: s.viol, Rho: s.rho()}
 	obj := 0.0

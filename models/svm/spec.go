@@ -1,0 +1,202 @@
+package svm
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"lupilab/models/data"
+	"lupilab/models/kernel"
+	"lupilab/models/model"
+)
+
+func init() {
+	for _, sq := range []bool{false, true} {
+		id, name := "svm", "SVM"
+		eq := "C-SVM dual (Cortes & Vapnik 1995; LIBSVM, Chang & Lin 2011, eq. (2)): min ½αᵀ(yyᵀ∘K)α − 1ᵀα s.t. yᵀα = 0, 0 ≤ αᵢ ≤ Cᵢ"
+		about := "The kernel support vector machine with the hinge loss, trained by SMO with second-order working-set selection (Fan, Chen & Lin 2005) as in LIBSVM. It uses the main features only and is the baseline every LUPI and multi-view model is compared with."
+		if sq {
+			id, name = "l2svm", "L2-SVM"
+			eq = "L2-SVM dual (squared hinge; Hsieh et al. 2008, eq. (4), with the bias kept): min ½αᵀ(yyᵀ∘(K + I/(2Cᵢ)))α − 1ᵀα s.t. yᵀα = 0, αᵢ ≥ 0"
+			about = "The support vector machine with the squared hinge loss Σ Cᵢξᵢ². Its dual has no upper bound on α; SVM2+ with each sample as its own privileged feature reduces to it (paper 000)."
+		}
+		squared := sq
+		fit, load := model.WrapBinary(id, func(ctx context.Context, train *data.Dataset, y []float64, v model.Values, opt model.Options) (model.BinaryModel, error) {
+			return fitValues(ctx, train, y, v, opt, squared)
+		}, loadBinary)
+		model.Register(&model.Spec{
+			ID: id, Name: name,
+			Paper:     "Cortes & Vapnik (1995), Support-vector networks; solver: Fan, Chen & Lin (2005), JMLR 6; LIBSVM (Chang & Lin 2011)",
+			Equations: eq, About: about,
+			Task: model.Binary, Family: model.FamilySVM, Z: model.ZNone,
+			Params:     specParams(),
+			MultiClass: []string{"ovr", "ovo"},
+			Fit:        fit, Load: load,
+		})
+	}
+}
+
+func specParams() []model.Param {
+	ps := []model.Param{
+		{Name: "C", Label: "C", Kind: model.Float, Default: "1", Min: 1e-5, Max: 1e5, Log: true,
+			Help: "Cost of margin violations: larger C fits the training data more closely."},
+	}
+	ps = append(ps, kernel.Params("", "Kernel", kernel.RBF)...)
+	ps = append(ps,
+		model.Param{Name: "wpos", Label: "Weight +1", Kind: model.Float, Default: "1", Min: 1e-3, Max: 1e3, Log: true,
+			Help: "Multiplies C for the positive class (Classes[1]); LIBSVM's -w1."},
+		model.Param{Name: "wneg", Label: "Weight −1", Kind: model.Float, Default: "1", Min: 1e-3, Max: 1e3, Log: true,
+			Help: "Multiplies C for the negative class (Classes[0]); LIBSVM's -w-1."},
+		model.Param{Name: "balanced", Label: "Balanced weights", Kind: model.Bool, Default: "false",
+			Help: "Weight each class by n/(2·n_class) (replaces wpos and wneg)."},
+		model.Param{Name: "probability", Label: "Probabilities", Kind: model.Bool, Default: "false",
+			Help: "Fit Platt's sigmoid on 5-fold cross-validated decision values (LIBSVM -b 1; folds drawn from the seed)."},
+		model.Param{Name: "eps", Label: "Tolerance", Kind: model.Float, Default: "0.001", Min: 1e-12, Max: 1, Log: true,
+			Help: "SMO stopping tolerance on the maximal KKT violation (LIBSVM -e)."},
+		model.Param{Name: "shrinking", Label: "Shrinking", Kind: model.Bool, Default: "true",
+			Help: "LIBSVM's shrinking heuristic (same solution, usually faster)."},
+		model.Param{Name: "cache", Label: "Cache (MB)", Kind: model.Float, Default: "100", Min: 1, Max: 1e5, Log: true,
+			Help: "Kernel-row cache budget in MiB (LIBSVM -m)."},
+		model.Param{Name: "precision", Label: "Cache precision", Kind: model.Choice, Default: "single", Choices: []string{"single", "double"},
+			Help: "Store cached kernel rows in single precision as LIBSVM does (half the memory, LIBSVM's solution) or in double precision (the exact problem)."},
+		model.Param{Name: "max_iter", Label: "Max iterations", Kind: model.Int, Default: "0", Min: 0, Max: 1e9,
+			Help: "SMO iteration bound; 0 means max(10⁷, 100n). Hitting it reports converged = false."},
+		model.StrategyParam(),
+	)
+	return ps
+}
+
+// ParamsFromValues reads Params from resolved model values; y (±1) is
+// needed for the balanced weights.
+func ParamsFromValues(v model.Values, y []float64, squared bool) (Params, error) {
+	k, err := kernel.FromValues(v, "")
+	if err != nil {
+		return Params{}, err
+	}
+	p := Params{Kernel: k, C: v.Float("C"), WeightPos: 1, WeightNeg: 1, Squared: squared,
+		Eps: 1e-3, Shrinking: true, CacheMB: 100}
+	if _, ok := v["wpos"]; ok {
+		p.WeightPos = v.Float("wpos")
+	}
+	if _, ok := v["wneg"]; ok {
+		p.WeightNeg = v.Float("wneg")
+	}
+	if _, ok := v["eps"]; ok {
+		p.Eps = v.Float("eps")
+	}
+	if _, ok := v["shrinking"]; ok {
+		p.Shrinking = v.Bool("shrinking")
+	}
+	if _, ok := v["cache"]; ok {
+		p.CacheMB = v.Float("cache")
+	}
+	p.MaxIter = v.Int("max_iter")
+	p.Float32 = v["precision"] != "double"
+	if v.Bool("balanced") {
+		var np, nn float64
+		for _, t := range y {
+			if t > 0 {
+				np++
+			} else {
+				nn++
+			}
+		}
+		if np > 0 && nn > 0 {
+			n := np + nn
+			p.WeightPos, p.WeightNeg = n/(2*np), n/(2*nn)
+		}
+	}
+	return p, nil
+}
+
+func fitValues(ctx context.Context, train *data.Dataset, y []float64, v model.Values, opt model.Options, squared bool) (model.BinaryModel, error) {
+	p, err := ParamsFromValues(v, y, squared)
+	if err != nil {
+		return nil, err
+	}
+	m, err := Train(ctx, train.X, y, p, opt)
+	if err != nil {
+		return nil, err
+	}
+	m.report.Params = v.Clone()
+	if v.Bool("probability") {
+		if err := FitPlatt(ctx, m, train.X, y, p, opt); err != nil {
+			return nil, fmt.Errorf("svm: probability fit: %w", err)
+		}
+		m.report.Extras["platt_a"] = m.Platt.A
+		m.report.Extras["platt_b"] = m.Platt.B
+		return ProbModel{m}, nil
+	}
+	return m, nil
+}
+
+type savedModel struct {
+	Kernel kernel.Kernel `json:"kernel"`
+	SV     *model.Matrix `json:"sv,omitempty"`
+	Coef   []float64     `json:"coef"`
+	Rho    float64       `json:"rho"`
+	Index  []int         `json:"index"`
+	Platt  *Platt        `json:"platt,omitempty"`
+	Report *model.Report `json:"report,omitempty"`
+}
+
+// MarshalJSON saves the model (support vectors, coefficients, rho, kernel,
+// Platt sigmoid, report).
+func (m *Model) MarshalJSON() ([]byte, error) {
+	return json.Marshal(savedModel{Kernel: m.Kernel, SV: svMatrix(m), Coef: m.Coef, Rho: m.Rho, Index: m.Index, Platt: m.Platt, Report: m.report})
+}
+
+func svMatrix(m *Model) *model.Matrix {
+	if m.SV == nil {
+		return nil
+	}
+	return model.MatrixOf(m.SV)
+}
+
+// UnmarshalJSON loads a model saved by MarshalJSON.
+func (m *Model) UnmarshalJSON(b []byte) error {
+	var s savedModel
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("svm: %w", err)
+	}
+	if err := s.Kernel.Validate(); err != nil {
+		return fmt.Errorf("svm: saved model: %w", err)
+	}
+	if len(s.Coef) != len(s.Index) {
+		return fmt.Errorf("svm: saved model has %d coefficients for %d support vectors", len(s.Coef), len(s.Index))
+	}
+	*m = Model{Kernel: s.Kernel, Coef: s.Coef, Rho: s.Rho, Index: s.Index, Platt: s.Platt, report: s.Report}
+	if s.SV != nil {
+		sv, err := s.SV.Dense()
+		if err != nil {
+			return fmt.Errorf("svm: %w", err)
+		}
+		if r, _ := sv.Dims(); r != len(s.Coef) {
+			return fmt.Errorf("svm: saved model has %d support vectors for %d coefficients", r, len(s.Coef))
+		}
+		m.SV = sv
+	} else if s.Kernel.Kind != kernel.Precomputed && len(s.Coef) > 0 {
+		return fmt.Errorf("svm: saved model has coefficients but no support vectors")
+	}
+	for _, i := range s.Index {
+		if i < 0 {
+			return fmt.Errorf("svm: saved model has a negative support-vector index")
+		}
+	}
+	if m.report == nil {
+		m.report = &model.Report{}
+	}
+	m.prepare()
+	return nil
+}
+
+func loadBinary(raw json.RawMessage) (model.BinaryModel, error) {
+	m := &Model{}
+	if err := json.Unmarshal(raw, m); err != nil {
+		return nil, err
+	}
+	if m.Platt != nil {
+		return ProbModel{m}, nil
+	}
+	return m, nil
+}
