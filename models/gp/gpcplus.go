@@ -63,7 +63,7 @@ func (s *gpcPlusState) run(theta []float64) (*ep.Result, *mat.SymDense, *mat.Sym
 		dm[0], d2[0], dm[1], d2[1] = h.DMf, h.D2f, h.DMg, h.D2g
 		return h.LogZ
 	}
-	res, err := ep.Run(s.ctx, []ep.Block{{K: Kf}, {K: Kg, Mean: m0}}, site,
+	res, err := ep.Run(s.ctx, []ep.Block{{K: Kf}, {K: Kg, Mean: m0, AllowNegative: true}}, site,
 		ep.Options{MaxSweeps: s.maxSweeps, Tol: s.tol, SiteTol: 100 * s.tol, Damping: s.damping, Init: s.warm, Progress: s.tick})
 	if err != nil {
 		return nil, nil, nil, err

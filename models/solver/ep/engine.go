@@ -16,6 +16,12 @@ import (
 type Block struct {
 	K    *mat.SymDense // n×n prior covariance
 	Mean []float64     // prior mean per sample; nil means zero
+	// AllowNegative keeps site updates with a negative precision τ̃ (as long
+	// as the cavity and the posterior stay proper, which a damped update
+	// with a positive tilted variance guarantees). Without it such updates
+	// are skipped. GPC+ sets it for g: its likelihood is log-convex in g for
+	// well-classified samples, whose sites legitimately have τ̃ < 0.
+	AllowNegative bool
 }
 
 // SiteFunc computes the tilted distribution of site i: given the cavity mean
@@ -52,13 +58,15 @@ type Result struct {
 }
 
 type blockState struct {
-	k     *mat.SymDense
-	m0    []float64
-	sigma *mat.SymDense
-	mu    []float64
-	sW    []float64
-	chol  mat.Cholesky
-	alpha []float64
+	neg    bool
+	logDet float64 // log|I + S̃^½KS̃^½| = log|I + KS̃|
+	k      *mat.SymDense
+	m0     []float64
+	sigma  *mat.SymDense
+	mu     []float64
+	sW     []float64
+	chol   mat.Cholesky
+	alpha  []float64
 }
 
 // ErrNumerical is returned when EP meets a non-finite quantity.
@@ -113,7 +121,7 @@ func Run(ctx context.Context, blocks []Block, site SiteFunc, opt Options) (*Resu
 		if m0 == nil {
 			m0 = make([]float64, n)
 		}
-		res.blocks[b] = &blockState{k: blk.K, m0: m0, sigma: mat.NewSymDense(n, nil), mu: make([]float64, n), sW: make([]float64, n)}
+		res.blocks[b] = &blockState{neg: blk.AllowNegative, k: blk.K, m0: m0, sigma: mat.NewSymDense(n, nil), mu: make([]float64, n), sW: make([]float64, n)}
 	}
 	if err := res.recompute(); err != nil {
 		if opt.Init == nil {
@@ -178,7 +186,7 @@ func Run(ctx context.Context, blocks []Block, site SiteFunc, opt Options) (*Resu
 				tauOld, nuOld := res.Tau[b][i], res.Nu[b][i]
 				tauNew = (1-opt.Damping)*tauOld + opt.Damping*tauNew
 				nuNew = (1-opt.Damping)*nuOld + opt.Damping*nuNew
-				if tauNew < 0 {
+				if tauNew < 0 && (!bs.neg || !(1+(tauNew-tauOld)*bs.sigma.At(i, i) > 0)) {
 					res.Skipped++
 					continue
 				}
@@ -244,6 +252,12 @@ func (bs *blockState) update(i int, dTau, dNu float64, col []float64) {
 func (r *Result) recompute() error {
 	for b, bs := range r.blocks {
 		n := len(bs.mu)
+		if bs.neg {
+			if err := r.recomputeLU(b); err != nil {
+				return err
+			}
+			continue
+		}
 		for i := range bs.sW {
 			if r.Tau[b][i] < 0 || math.IsNaN(r.Tau[b][i]) || math.IsInf(r.Tau[b][i], 0) {
 				return fmt.Errorf("%w: site precision %v", ErrNumerical, r.Tau[b][i])
@@ -253,6 +267,7 @@ func (r *Result) recompute() error {
 		if err := factorB(&bs.chol, bs.k, bs.sW); err != nil {
 			return err
 		}
+		bs.logDet = bs.chol.LogDet()
 		// V = L⁻¹ S̃^½ K (n×n), Σ = K − VᵀV.
 		var L mat.TriDense
 		bs.chol.LTo(&L)
@@ -277,6 +292,61 @@ func (r *Result) recompute() error {
 			bs.mu[i] = bs.m0[i] + t.AtVec(i)
 		}
 		bs.alpha = alphaOf(&bs.chol, bs.k, bs.sW, p)
+	}
+	return nil
+}
+
+// recomputeLU is recompute for a block whose site precisions may be
+// negative: Σ = (K⁻¹ + S̃)⁻¹ = (I + KS̃)⁻¹K by an LU factorisation,
+// log|I + KS̃| from it (it must be positive for a proper posterior), and
+// α = p − S̃Σp.
+func (r *Result) recomputeLU(b int) error {
+	bs := r.blocks[b]
+	n := len(bs.mu)
+	tau := r.Tau[b]
+	A := mat.NewDense(n, n, nil)
+	for i := 0; i < n; i++ {
+		if math.IsNaN(tau[i]) || math.IsInf(tau[i], 0) {
+			return fmt.Errorf("%w: site precision %v", ErrNumerical, tau[i])
+		}
+		bs.sW[i] = math.Sqrt(math.Max(tau[i], 0))
+		for j := 0; j < n; j++ {
+			v := bs.k.At(i, j) * tau[j]
+			if i == j {
+				v++
+			}
+			A.Set(i, j, v)
+		}
+	}
+	var lu mat.LU
+	lu.Factorize(A)
+	ld, sign := lu.LogDet()
+	if sign <= 0 || math.IsNaN(ld) || math.IsInf(ld, 0) {
+		return fmt.Errorf("%w: the posterior covariance is not positive definite", ErrNumerical)
+	}
+	bs.logDet = ld
+	var S mat.Dense
+	if err := lu.SolveTo(&S, false, bs.k); err != nil {
+		return fmt.Errorf("%w: %v", ErrNumerical, err)
+	}
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			bs.sigma.SetSym(i, j, 0.5*(S.At(i, j)+S.At(j, i)))
+		}
+		if !(bs.sigma.At(i, i) > 0) {
+			return fmt.Errorf("%w: posterior variance %v", ErrNumerical, bs.sigma.At(i, i))
+		}
+	}
+	p := make([]float64, n)
+	for i := range p {
+		p[i] = r.Nu[b][i] - tau[i]*bs.m0[i]
+	}
+	var t mat.VecDense
+	t.MulVec(bs.sigma, mat.NewVecDense(n, p))
+	bs.alpha = make([]float64, n)
+	for i := range bs.mu {
+		bs.mu[i] = bs.m0[i] + t.AtVec(i)
+		bs.alpha[i] = p[i] - tau[i]*t.AtVec(i)
 	}
 	return nil
 }
@@ -345,7 +415,7 @@ func (r *Result) evidence(site SiteFunc) (float64, error) {
 		total += site(i, m, v, dm, d2)
 	}
 	for _, bs := range r.blocks {
-		total -= 0.5 * bs.chol.LogDet()
+		total -= 0.5 * bs.logDet
 	}
 	if math.IsNaN(total) || math.IsInf(total, 0) {
 		return 0, ErrNumerical
@@ -358,7 +428,8 @@ func (r *Result) evidence(site SiteFunc) (float64, error) {
 // with respect to a prior-mean parameter θ is αᵀ ∂m0/∂θ.
 func (r *Result) Alpha(b int) []float64 { return append([]float64(nil), r.blocks[b].alpha...) }
 
-// SqrtTau returns S̃^½ of block b (what NewPosterior needs).
+// SqrtTau returns S̃^½ of block b (what NewPosterior needs; negative site
+// precisions of an AllowNegative block are clipped at 0 here).
 func (r *Result) SqrtTau(b int) []float64 { return append([]float64(nil), r.blocks[b].sW...) }
 
 // GradWeights returns W = ααᵀ − S̃^½B⁻¹S̃^½ of block b: the gradient of the EP
@@ -367,6 +438,21 @@ func (r *Result) SqrtTau(b int) []float64 { return append([]float64(nil), r.bloc
 func (r *Result) GradWeights(b int) (*mat.SymDense, error) {
 	bs := r.blocks[b]
 	n := len(bs.sW)
+	if bs.neg {
+		// (K + S̃⁻¹)⁻¹ = S̃ − S̃ΣS̃ (Woodbury), valid for any sign of τ̃.
+		tau := r.Tau[b]
+		W := mat.NewSymDense(n, nil)
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				v := bs.alpha[i]*bs.alpha[j] + tau[i]*tau[j]*bs.sigma.At(i, j)
+				if i == j {
+					v -= tau[i]
+				}
+				W.SetSym(i, j, v)
+			}
+		}
+		return W, nil
+	}
 	var inv mat.SymDense
 	if err := bs.chol.InverseTo(&inv); err != nil {
 		return nil, err

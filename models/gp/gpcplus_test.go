@@ -1,0 +1,305 @@
+package gp
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"lupilab/models/data"
+	"lupilab/models/model"
+	"lupilab/models/solver/ep"
+)
+
+// lupiData: labels from a noisy threshold on x; z carries the per-sample
+// noise level (easy samples have small |noise|), as in a LUPI task.
+func lupiData(n int, seed uint64) (*data.Dataset, []float64) {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	X := mat.NewDense(n, 2, nil)
+	Z := mat.NewDense(n, 2, nil)
+	y := make([]float64, n)
+	for i := 0; i < n; i++ {
+		x0, x1 := rng.NormFloat64(), rng.NormFloat64()
+		hard := rng.Float64()
+		noise := rng.NormFloat64() * (0.05 + 1.5*hard)
+		X.SetRow(i, []float64{x0, x1})
+		Z.SetRow(i, []float64{hard, 0.3 * rng.NormFloat64()})
+		if x0+0.5*x1+noise > 0 {
+			y[i] = 1
+		} else {
+			y[i] = -1
+		}
+	}
+	ds := binaryDataset(X, y)
+	ds.Z = Z
+	ds.Kind = data.KindLUPI
+	return ds, y
+}
+
+func plusState(ds *data.Dataset, y []float64, tol float64) *gpcPlusState {
+	return &gpcPlusState{ctx: context.Background(), X: ds.X, Z: ds.Z, y: y, nf: 2, maxSweeps: 1000, tol: tol, damping: 1, gh: ep.NewGaussHermite(32)}
+}
+
+// GPC+ with g pinned to a constant c (k_g amplitude → 0, prior mean c) is
+// GPC with the kernel amplitude scaled by e^{−c}: Φ(y f/√e^c) = Φ(y f')
+// with f' = e^{−c/2} f ~ GP(0, e^{−c} k_f). Evidence, posterior (after the
+// e^{−c/2} rescaling) and predictive probabilities must agree.
+func TestGPCPlusPinnedIsGPC(t *testing.T) {
+	ds, y := lupiData(30, 1)
+	for _, c := range []float64{-1.3, 0, 0.8} {
+		lamp, lell := math.Log(1.7), math.Log(1.1)
+		ps := plusState(ds, y, 1e-12)
+		thP := []float64{lamp, lell, math.Log(1e-12), 0, c}
+		resP, _, _, err := ps.run(thP)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs := &gpcState{ctx: context.Background(), X: ds.X, y: y, maxSweeps: 1000, tol: 1e-12}
+		resG, _, _, err := gs.run([]float64{lamp - c, lell})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(resP.LogZ-resG.LogZ) > 1e-7 {
+			t.Errorf("c=%g: log Z GPC+ %.10g vs GPC %.10g", c, resP.LogZ, resG.LogZ)
+		}
+		s := math.Exp(-c / 2)
+		for i := range y {
+			if math.Abs(resP.Mu[0][i]*s-resG.Mu[0][i]) > 1e-6 || math.Abs(resP.Var[0][i]*s*s-resG.Var[0][i]) > 1e-6 {
+				t.Errorf("c=%g site %d: scaled GPC+ posterior (%g, %g) vs GPC (%g, %g)", c, i, resP.Mu[0][i]*s, resP.Var[0][i]*s*s, resG.Mu[0][i], resG.Var[0][i])
+			}
+		}
+		kf, kg, mg := ps.split(thP)
+		gp := &GPCPlus{KernelF: kf, KernelG: kg, GMean: mg, X: model.MatrixOf(ds.X), SqrtTau: resP.SqrtTau(0), Alpha: resP.Alpha(0), Nodes: 32}
+		gc := &GPC{Kernel: gs.kernel([]float64{lamp - c, lell}), X: model.MatrixOf(ds.X), SqrtTau: resG.SqrtTau(0), Alpha: resG.Alpha(0)}
+		test, _ := lupiData(15, 9)
+		pp, err := gp.Probability(test)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pc, _ := gc.Probability(test)
+		for j := range pp {
+			if math.Abs(pp[j]-pc[j]) > 1e-6 {
+				t.Errorf("c=%g test %d: P GPC+ %g vs GPC %g", c, j, pp[j], pc[j])
+			}
+		}
+	}
+}
+
+// Every component of the GPC+ evidence gradient (f kernel, g kernel, g mean;
+// isotropic and ARD) against central finite differences.
+func TestGPCPlusGradient(t *testing.T) {
+	ds, y := lupiData(25, 2)
+	for _, c := range []struct {
+		nf    int
+		theta []float64
+	}{
+		{2, []float64{0.2, 0.1, -0.5, 0.3, -0.4}},
+		{3, []float64{0.0, 0.2, -0.3, 0.4, 0.1, -0.2, 0.5, 0.3}},
+	} {
+		ps := plusState(ds, y, 1e-13)
+		ps.nf = c.nf
+		lz, g, err := ps.evidence(c.theta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps.warm = nil
+		res, _, _, _ := ps.run(c.theta)
+		if res.Skipped > 0 {
+			t.Fatalf("%d skipped updates: the fixed-point gradient would not apply", res.Skipped)
+		}
+		for k := range c.theta {
+			const h = 1e-5
+			tp := append([]float64(nil), c.theta...)
+			tm := append([]float64(nil), c.theta...)
+			tp[k] += h
+			tm[k] -= h
+			ps.warm = nil
+			fp, _, err1 := ps.evidence(tp)
+			ps.warm = nil
+			fm, _, err2 := ps.evidence(tm)
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			fd := (fp - fm) / (2 * h)
+			if math.Abs(fd-g[k]) > 1e-5*(1+math.Abs(fd)) {
+				t.Errorf("θ=%v ∂/∂θ%d: analytic %.10g, finite difference %.10g (log Z %g)", c.theta, k, g[k], fd, lz)
+			}
+		}
+	}
+}
+
+// Damped and undamped EP reach the same fixed point.
+func TestGPCPlusDamping(t *testing.T) {
+	ds, y := lupiData(30, 3)
+	th := []float64{0.3, 0, 0.5, 0, -0.5}
+	a := plusState(ds, y, 1e-12)
+	ra, _, _, err := a.run(th)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := plusState(ds, y, 1e-12)
+	b.damping = 0.5
+	rb, _, _, err := b.run(th)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ra.Converged || !rb.Converged || math.Abs(ra.LogZ-rb.LogZ) > 1e-8 {
+		t.Errorf("undamped %g (%d sweeps, %v) vs damped %g (%d sweeps, %v)", ra.LogZ, ra.Sweeps, ra.Converged, rb.LogZ, rb.Sweeps, rb.Converged)
+	}
+}
+
+func fitSpec(t *testing.T, id string, ds *data.Dataset, set map[string]string) (model.Fitted, error) {
+	t.Helper()
+	spec, err := model.Lookup(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := spec.Resolve(model.Values(set))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spec.Fit(context.Background(), ds, v, model.Options{Seed: 1})
+}
+
+// GPC+ nests GPC (g constant), so its maximised evidence is not below GPC's
+// (up to the g-amplitude floor and optimiser tolerance); on data whose
+// privileged features explain the label noise it should be clearly above,
+// and hard samples should get larger exp(g).
+func TestGPCPlusFitAndDiagnostics(t *testing.T) {
+	ds, _ := lupiData(80, 4)
+	fg, err := fitSpec(t, "gpc", ds, map[string]string{"restarts": "0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fp, err := fitSpec(t, "gpcplus", ds, map[string]string{"restarts": "0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lg, lp := fg.Report().Extras["log_marginal_likelihood"], fp.Report().Extras["log_marginal_likelihood"]
+	if lp < lg-0.05 {
+		t.Errorf("GPC+ evidence %g below GPC's %g", lp, lg)
+	}
+	r := fp.Report()
+	eg := r.Diagnostics["exp_g_mean"]
+	if len(eg) != 80 || len(r.Diagnostics["exp_g_sd"]) != 80 {
+		t.Fatalf("diagnostics of length %d", len(eg))
+	}
+	// correlation between the privileged hardness z₀ and posterior exp(g)
+	var hardSum, easySum float64
+	var nh, ne int
+	for i := 0; i < 80; i++ {
+		if ds.Z.At(i, 0) > 0.5 {
+			hardSum += math.Log(eg[i])
+			nh++
+		} else {
+			easySum += math.Log(eg[i])
+			ne++
+		}
+	}
+	t.Logf("GPC log Z %.3f, GPC+ %.3f; mean log exp(g) hard %.3f easy %.3f; extras %v", lg, lp, hardSum/float64(nh), easySum/float64(ne), r.Extras)
+	if hardSum/float64(nh) <= easySum/float64(ne) {
+		t.Errorf("hard samples do not get more noise than easy ones")
+	}
+	pred, err := fp.Predict(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range pred.Prob {
+		if math.IsNaN(p[1]) || p[1] < 0 || p[1] > 1 || (p[1] > 0.5) != (pred.Decision[i] > 0) {
+			t.Fatalf("row %d: probability %v with decision %g", i, p, pred.Decision[i])
+		}
+	}
+	// save / load round trip
+	raw, err := model.Save("gpcplus", fp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, back, err := model.Load(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, err := back.Predict(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range pred.Prob {
+		if math.Abs(p2.Prob[i][1]-pred.Prob[i][1]) > 1e-12 {
+			t.Fatalf("row %d: reloaded %g vs %g", i, p2.Prob[i][1], pred.Prob[i][1])
+		}
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	ds, _ := lupiData(20, 5)
+	noZ := *ds
+	noZ.Z = nil
+	if _, err := fitSpec(t, "gpcplus", &noZ, nil); err == nil || !strings.Contains(err.Error(), "privileged") {
+		t.Errorf("no Z: %v", err)
+	}
+	one := *ds
+	one.Y = make([]int, 20)
+	for _, id := range []string{"gpc", "gpcplus"} {
+		if _, err := fitSpec(t, id, &one, nil); err == nil {
+			t.Errorf("%s: one class accepted", id)
+		}
+		nan := *ds
+		nan.X = mat.DenseCopyOf(ds.X)
+		nan.X.Set(3, 1, math.NaN())
+		if _, err := fitSpec(t, id, &nan, nil); err == nil {
+			t.Errorf("%s: NaN accepted", id)
+		}
+		tiny := model.Subset(ds, []int{0})
+		if _, err := fitSpec(t, id, tiny, nil); err == nil {
+			t.Errorf("%s: one sample accepted", id)
+		}
+	}
+	if _, err := fitGPC(context.Background(), ds, []float64{1, 2}, gpcValues(t, nil), model.Options{}); err == nil {
+		t.Error("label count mismatch accepted")
+	}
+	// constant features are fine (zero distances), and predictions stay finite
+	cst := *ds
+	cst.X = mat.NewDense(20, 2, nil)
+	f, err := fitSpec(t, "gpc", &cst, map[string]string{"restarts": "0"})
+	if err != nil {
+		t.Fatalf("constant X: %v", err)
+	}
+	p, err := f.Predict(&cst)
+	if err != nil || math.IsNaN(p.Decision[0]) {
+		t.Fatalf("constant X prediction: %v %v", err, p)
+	}
+	// wrong width at prediction
+	wide := *ds
+	wide.X = mat.NewDense(3, 5, nil)
+	if _, err := f.Predict(&wide); err == nil {
+		t.Error("wrong feature count accepted at prediction")
+	}
+	// cancellation
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	spec, _ := model.Lookup("gpcplus")
+	if _, err := spec.Fit(ctx, ds, spec.Defaults(), model.Options{}); err == nil {
+		t.Error("cancelled fit returned no error")
+	}
+}
+
+// Three classes go through WrapBinary's one-vs-rest.
+func TestMultiClass(t *testing.T) {
+	ds, _ := lupiData(45, 6)
+	for i := range ds.Y {
+		ds.Y[i] = i % 3
+	}
+	ds.Classes = []string{"a", "b", "c"}
+	f, err := fitSpec(t, "gpcplus", ds, map[string]string{"restarts": "0", "max_sweeps": "50"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Report().Sub) != 3 {
+		t.Fatalf("%d sub-models", len(f.Report().Sub))
+	}
+	if _, err := f.Predict(ds); err != nil {
+		t.Fatal(err)
+	}
+}
