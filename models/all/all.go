@@ -4,6 +4,7 @@ package all
 
 import (
 	// Each import registers models in lupilab/models/model.
+	_ "lupilab/models/gp"
 	_ "lupilab/models/joint"
 	_ "lupilab/models/model"
 	_ "lupilab/models/svm"
