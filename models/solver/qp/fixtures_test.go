@@ -148,7 +148,19 @@ func kktCheck(p *Problem, r *Result) (primal, dual, compl float64) {
 	return primal, dual, compl
 }
 
+// TestCvxoptFixtures solves every fixture at the default tolerance (objective
+// within 1e-6, x within 1e-5 relative where unique) and at Tol = 1e-11
+// (objective within 1e-9, x within 1e-6), and checks the KKT conditions.
 func TestCvxoptFixtures(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		tol, obj, x float64
+	}{{"default", 0, 1e-6, 1e-5}, {"tight", 1e-11, 1e-9, 1e-6}} {
+		t.Run(c.name, func(t *testing.T) { testFixtures(t, c.tol, c.obj, c.x) })
+	}
+}
+
+func testFixtures(t *testing.T, fixtureTol, objTol, xTol float64) {
 	var worstObj, worstX float64
 	for _, f := range loadFixtures(t) {
 		f := f
@@ -157,7 +169,7 @@ func TestCvxoptFixtures(t *testing.T) {
 				t.Fatalf("fixture not solved to optimality by cvxopt: %s", f.Status)
 			}
 			p := f.problem()
-			r, err := Solve(context.Background(), p, Options{})
+			r, err := Solve(context.Background(), p, Options{Tol: fixtureTol})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -166,7 +178,7 @@ func TestCvxoptFixtures(t *testing.T) {
 			}
 			relObj := math.Abs(r.Obj-f.Obj) / math.Max(1, math.Abs(f.Obj))
 			worstObj = math.Max(worstObj, relObj)
-			if relObj > 1e-6 {
+			if relObj > objTol {
 				t.Errorf("objective %.12g, cvxopt %.12g (rel err %.3g)", r.Obj, f.Obj, relObj)
 			}
 			if f.Unique {
@@ -178,7 +190,7 @@ func TestCvxoptFixtures(t *testing.T) {
 				}
 				relX := d / math.Max(1, nx)
 				worstX = math.Max(worstX, relX)
-				if relX > 1e-5 {
+				if relX > xTol {
 					t.Errorf("‖x − x_cvxopt‖∞ = %.3g (rel %.3g)", d, relX)
 				}
 			}

@@ -235,6 +235,27 @@ def svm_case(name, kern, C, n=60):
 cases.append(svm_case('svm_dual_linear', 'linear', 1.0))
 cases.append(svm_case('svm_dual_rbf', 'rbf', 10.0))
 
+# 22. SVM+ dual (paper 000, eq. 2) in the 2n variables (α, β), linear
+# kernels on x and on the privileged z: min ½(α∘y)ᵀK(α∘y)
+# + (1/2λ)(α+β−C1)ᵀK̃(α+β−C1) − 1ᵀα  s.t.  Σ(αᵢ+βᵢ−C) = 0, yᵀα = 0, α, β ≥ 0
+# (constant term ½C²1ᵀK̃1/λ dropped).
+def svmplus_case(name, n=30, C=1.0, lam=2.0):
+    y = np.concatenate([np.ones(n // 2), -np.ones(n - n // 2)])
+    X = dyadic(rng.standard_normal((n, 3)) + 0.5 * y[:, None])
+    Z = dyadic(rng.standard_normal((n, 2)) + 0.8 * y[:, None], bits=3)
+    K = X @ X.T
+    Kt = Z @ Z.T / lam  # λ = 2: exact
+    Yk = np.outer(y, y) * K
+    P = np.block([[Yk + Kt, Kt], [Kt, Kt]])
+    assert np.array_equal(P, P.T)
+    q = np.concatenate([-1 - C * Kt.sum(1), -C * Kt.sum(1)])
+    E = np.vstack([np.concatenate([y, np.zeros(n)]), np.ones(2 * n)])
+    c = solve(name, P, q, E=E, d=[0.0, n * C], lower=np.zeros(2 * n), unique=False)
+    c['svmplus'] = dict(X=X.ravel().tolist(), Z=Z.ravel().tolist(), y=y.tolist(), C=C, lam=lam)
+    return c
+
+cases.append(svmplus_case('svmplus_dual_linear'))
+
 # 21. tiny LP with a unique vertex solution
 cases.append(solve('lp_vertex', None, rnd([-1.0, -2.0]), A=rnd([[1.0, 1.0], [1.0, -1.0]]), b=rnd([4.0, 1.0]),
                    lower=[0.0, 0.0], upper=[3.0, 3.0], unique=True))
