@@ -1,0 +1,91 @@
+# LUPI Lab — build, serve, test.
+#   make run     build the wasm app and serve it on http://localhost:8080 (ADDR=host:port to change)
+#   make test    install what the tests need (Debian), then lint + unit + wasm build + browser tests
+SHELL := /bin/bash
+GO ?= go
+GOROOT := $(shell $(GO) env GOROOT)
+GOBIN := $(shell $(GO) env GOPATH)/bin
+ADDR ?= localhost:8080
+STATICCHECK_VERSION ?= v0.8.2
+STATIC_DIR ?= dist
+BASE ?= /
+FUZZTIME ?= 10m
+
+.PHONY: all run server wasm static test deps lint unit fuzz-short browser bench bench-svm bench-svmplus \
+        bench-gp bench-joint bench-twin bench-multiview bench-web fuzz load clean
+
+all: wasm server
+
+## wasm: compile the app for the browser and copy the matching wasm_exec.js
+wasm:
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o web/app.wasm ./wasm
+	cp "$(GOROOT)/lib/wasm/wasm_exec.js" web/wasm_exec.js
+	@raw=$$(stat -c %s web/app.wasm); gz=$$(gzip -9 -c web/app.wasm | wc -c); \
+	  echo "web/app.wasm: $$raw bytes raw, $$gz bytes gzip -9"
+
+server:
+	@mkdir -p bin
+	$(GO) build -o bin/lupi-server .
+	$(GO) build -o bin/lupi ./cmd/lupi
+
+## run: build everything and serve
+run: wasm server
+	./bin/lupi-server -addr $(ADDR)
+
+## static: write the site as plain files (STATIC_DIR, BASE=/sub/path/ for a sub-path host)
+static: wasm server
+	rm -rf $(STATIC_DIR)
+	./bin/lupi-server -static $(STATIC_DIR) -base $(BASE)
+
+## deps: what the tests need on a fresh Debian machine
+deps:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+	  echo "installing Debian's chromium for the browser tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; fi
+	@test -x $(GOBIN)/staticcheck || $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+lint: deps
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./wasm ./app ./models/...
+	$(GOBIN)/staticcheck ./...
+
+unit:
+	$(GO) test -count=1 ./...
+
+fuzz-short:
+	@for t in FuzzReadCSV FuzzReadLIBSVM FuzzReadARFF; do \
+	  $(GO) test -run='^$$' -fuzz="^$$t$$" -fuzztime=10s ./models/data || exit 1; done
+
+browser: wasm
+	LUPI_BROWSER_TESTS=1 $(GO) test -count=1 -v -timeout 15m ./browsertest
+
+## test: everything a change must pass
+test: deps lint wasm unit fuzz-short browser
+	@echo "make test: all checks passed"
+
+## fuzz: long fuzzing of every reader (FUZZTIME each)
+fuzz:
+	FUZZTIME=$(FUZZTIME) bash scripts/fuzz.sh
+
+## benchmarks (not part of make test)
+bench: bench-svm bench-svmplus bench-gp bench-joint bench-twin bench-multiview
+bench-svm:
+	bash scripts/bench-svm.sh
+bench-svmplus:
+	bash scripts/bench-svmplus.sh
+bench-gp:
+	bash scripts/bench-gp.sh
+bench-joint:
+	bash scripts/bench-joint.sh
+bench-twin:
+	bash scripts/bench-twin.sh
+bench-multiview:
+	bash scripts/bench-multiview.sh
+bench-web: wasm
+	LUPI_BENCH_WEB=1 $(GO) test -count=1 -run TestBenchWeb -v ./browsertest
+load: server wasm
+	$(GO) run ./scripts/load -n 10000 -c 64
+
+clean:
+	rm -rf bin dist web/app.wasm web/wasm_exec.js browsertest/screenshots

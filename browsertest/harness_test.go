@@ -1,0 +1,220 @@
+// Package browsertest drives the real app in headless Chromium (Debian's
+// chromium) with chromedp: it starts the real server binary, clicks through
+// the UI, reads the numbers the page shows and saves screenshots under
+// browsertest/screenshots (git-ignored). It runs when LUPI_BROWSER_TESTS=1
+// (make test sets it) and needs `make wasm` first.
+package browsertest
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	cdplog "github.com/chromedp/cdproto/log"
+	cdpruntime "github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+var (
+	repoRoot  string
+	serverBin string
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv("LUPI_BROWSER_TESTS") != "1" {
+		fmt.Println("browser tests skipped: set LUPI_BROWSER_TESTS=1 (make test does)")
+		os.Exit(0)
+	}
+	_, file, _, _ := runtime.Caller(0)
+	repoRoot = filepath.Dir(filepath.Dir(file))
+	if _, err := os.Stat(filepath.Join(repoRoot, "web", "app.wasm")); err != nil {
+		fmt.Println("web/app.wasm missing: run `make wasm` first")
+		os.Exit(1)
+	}
+	tmp, err := os.MkdirTemp("", "lupi-browser")
+	if err != nil {
+		panic(err)
+	}
+	serverBin = filepath.Join(tmp, "lupi-server")
+	build := exec.Command("go", "build", "-o", serverBin, ".")
+	build.Dir = repoRoot
+	build.Stdout, build.Stderr = os.Stdout, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Println("building the server failed:", err)
+		os.Exit(1)
+	}
+	os.MkdirAll(filepath.Join(repoRoot, "browsertest", "screenshots"), 0o755)
+	code := m.Run()
+	os.RemoveAll(tmp)
+	os.Exit(code)
+}
+
+// startServer runs the real server on a free port and returns its URL.
+func startServer(t *testing.T, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(serverBin, append([]string{"-addr", "127.0.0.1:0", "-web", filepath.Join(repoRoot, "web")}, args...)...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if i := strings.Index(sc.Text(), "http://"); i >= 0 {
+				line <- strings.TrimSuffix(sc.Text()[i:], "/")
+				return
+			}
+		}
+	}()
+	select {
+	case u := <-line:
+		return u
+	case <-time.After(60 * time.Second):
+		t.Fatal("server did not start")
+	}
+	return ""
+}
+
+// browser is a headless Chromium tab that records console errors.
+type browser struct {
+	ctx    context.Context
+	mu     sync.Mutex
+	errors []string
+	logs   []string
+}
+
+func newBrowser(t *testing.T, width, height int) *browser {
+	t.Helper()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromiumPath()),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.WindowSize(width, height),
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelC := chromedp.NewContext(actx)
+	ctx, cancelT := context.WithTimeout(ctx, 8*time.Minute)
+	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
+	b := &browser{ctx: ctx}
+	chromedp.ListenTarget(ctx, func(ev any) {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		switch e := ev.(type) {
+		case *cdpruntime.EventConsoleAPICalled:
+			var parts []string
+			for _, a := range e.Args {
+				parts = append(parts, strings.Trim(string(a.Value), `"`))
+			}
+			msg := string(e.Type) + ": " + strings.Join(parts, " ")
+			b.logs = append(b.logs, msg)
+			if e.Type == cdpruntime.APITypeError {
+				b.errors = append(b.errors, msg)
+			}
+		case *cdpruntime.EventExceptionThrown:
+			b.errors = append(b.errors, "exception: "+e.ExceptionDetails.Error())
+		case *cdplog.EventEntryAdded:
+			if e.Entry.Level == cdplog.LevelError {
+				b.errors = append(b.errors, "log: "+e.Entry.Text+" "+e.Entry.URL)
+			}
+		}
+	})
+	if err := chromedp.Run(ctx, cdplog.Enable()); err != nil {
+		t.Fatalf("starting chromium: %v", err)
+	}
+	return b
+}
+
+func chromiumPath() string {
+	for _, p := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return "chromium"
+}
+
+func (b *browser) consoleErrors() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]string(nil), b.errors...)
+}
+
+func (b *browser) run(t *testing.T, actions ...chromedp.Action) {
+	t.Helper()
+	if err := chromedp.Run(b.ctx, actions...); err != nil {
+		b.mu.Lock()
+		t.Logf("console: %s", strings.Join(b.logs, "\n"))
+		b.mu.Unlock()
+		t.Fatal(err)
+	}
+}
+
+func (b *browser) screenshot(t *testing.T, name string) {
+	t.Helper()
+	var buf []byte
+	b.run(t, chromedp.FullScreenshot(&buf, 90))
+	p := filepath.Join(repoRoot, "browsertest", "screenshots", name+".png")
+	if err := os.WriteFile(p, buf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", p)
+}
+
+// text reads an element's text content.
+func (b *browser) text(t *testing.T, sel string) string {
+	t.Helper()
+	var s string
+	b.run(t, chromedp.TextContent(sel, &s, chromedp.ByQuery))
+	return strings.TrimSpace(s)
+}
+
+// waitText waits until the element's text satisfies ok.
+func (b *browser) waitText(t *testing.T, sel string, timeout time.Duration, ok func(string) bool) string {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	var last string
+	for time.Now().Before(deadline) {
+		var s string
+		var nodes []*cdp.Node
+		if err := chromedp.Run(b.ctx, chromedp.Nodes(sel, &nodes, chromedp.ByQuery, chromedp.AtLeast(0))); err == nil && len(nodes) > 0 {
+			if err := chromedp.Run(b.ctx, chromedp.TextContent(sel, &s, chromedp.ByQuery)); err == nil {
+				last = strings.TrimSpace(s)
+				if ok(last) {
+					return last
+				}
+			}
+		}
+		var errText string
+		chromedp.Run(b.ctx, chromedp.Evaluate(`(document.getElementById("error")||{}).textContent||""`, &errText))
+		if errText != "" && errText != "Training cancelled." {
+			t.Fatalf("the app shows an error: %s", errText)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("timed out waiting for %s (last text %q)", sel, last)
+	return ""
+}

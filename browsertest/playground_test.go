@@ -1,0 +1,58 @@
+package browsertest
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// canvasColours counts distinct colours in a canvas (a blank canvas has 1).
+const canvasColours = `(() => {
+  const c = document.getElementById("plot-a");
+  if (!c) return 0;
+  const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+  const seen = new Set();
+  for (let i = 0; i < d.length; i += 4 * 7) seen.add((d[i] << 16) | (d[i+1] << 8) | d[i+2]);
+  return seen.size;
+})()`
+
+func parsePct(s string) float64 {
+	f, _ := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(s, "%")), 64)
+	return f / 100
+}
+
+func TestPlaygroundTrainsSVM(t *testing.T) {
+	url := startServer(t)
+	b := newBrowser(t, 1280, 800)
+	start := time.Now()
+	b.run(t, chromedp.Navigate(url+"/"), chromedp.WaitVisible("#train", chromedp.ByID))
+	var firstRender float64
+	b.run(t, chromedp.Evaluate(`performance.now()`, &firstRender))
+	t.Logf("navigation to first interactive render: %.0f ms (performance.now at #train visible; wall %.0f ms)",
+		firstRender, float64(time.Since(start).Milliseconds()))
+
+	// The default dataset is two moons (n = 200) and the model the RBF C-SVM.
+	b.run(t, chromedp.SetValue("#dataset", "gen:moons", chromedp.ByID))
+	clicked := time.Now()
+	b.run(t, chromedp.Click("#train", chromedp.ByID))
+	acc := b.waitText(t, "#m-test-acc", 2*time.Minute, func(s string) bool { return strings.HasSuffix(s, "%") })
+	t.Logf("train + redraw at n=200 took %.0f ms (click to metrics), fit %s", float64(time.Since(clicked).Milliseconds()), b.text(t, "#m-time"))
+	if a := parsePct(acc); a < 0.9 {
+		t.Errorf("test accuracy %v < 0.9 on two moons", acc)
+	}
+	if b.text(t, "#m-model") == "" || b.text(t, "#m-nsv") == "0" {
+		t.Errorf("metrics incomplete: model %q, #SV %q", b.text(t, "#m-model"), b.text(t, "#m-nsv"))
+	}
+	var colours int
+	b.run(t, chromedp.Evaluate(canvasColours, &colours))
+	if colours < 20 {
+		t.Errorf("canvas looks blank: %d distinct colours", colours)
+	}
+	b.screenshot(t, "playground-svm-moons")
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
+	}
+}

@@ -1,0 +1,221 @@
+// Package run is what the app does when the user presses Train: build or load
+// the dataset, split and scale it, fit the chosen model, score it, and
+// evaluate its decision surface for drawing. The app only calls it and draws
+// the Outcome; the CLI's numbers come from the same split and scaling code, so
+// the app and `lupi fit` agree on the same data and seed.
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"lupilab/models/data"
+	"lupilab/models/model"
+	"lupilab/models/viz"
+)
+
+// Config describes one run.
+type Config struct {
+	Dataset   *data.Dataset // the full dataset (generated or loaded)
+	TrainFrac float64       // fraction of rows for training (stratified), e.g. 0.7
+	Seed      int64         // split and model seed
+	Scale     string        // "standard", "minmax" or "none"; fitted on training rows only
+	Model     string        // model id
+	Params    model.Values  // hyper-parameters (missing ones take defaults)
+	GridSize  int           // pixels per side of the decision grid (0 ⇒ no grid)
+}
+
+// Outcome is everything the app shows after a run.
+type Outcome struct {
+	Spec        *model.Spec
+	Params      model.Values
+	Train, Test *data.Dataset // scaled
+	Fitted      model.Fitted
+	Report      *model.Report
+	TrainPred   *model.Prediction
+	TestPred    *model.Prediction
+	TrainAcc    float64
+	TestAcc     float64
+	Confusion   [][]int // test confusion matrix: [true][predicted]
+	FitSeconds  float64
+	GridSeconds float64
+	// Plot coordinates: the data itself when it is 2-D, else a PCA projection
+	// fitted on the training rows.
+	TrainXY, TestXY *mat.Dense
+	Projected       bool
+	PCAVar          [2]float64
+	Surface         *viz.Surface // nil when the data is not 2-D
+	// Second view (two-view data with a 2-D view B): coordinates and the
+	// model's view-B surface when it has one.
+	TrainZXY, TestZXY *mat.Dense
+	SurfaceB          *viz.Surface
+}
+
+// Prepare splits and scales the dataset.
+func Prepare(cfg Config) (train, test *data.Dataset, err error) {
+	if cfg.Dataset == nil {
+		return nil, nil, errors.New("no dataset")
+	}
+	if err := cfg.Dataset.Validate(); err != nil {
+		return nil, nil, err
+	}
+	frac := cfg.TrainFrac
+	if frac <= 0 || frac >= 1 {
+		return nil, nil, fmt.Errorf("training fraction %v must be in (0, 1)", frac)
+	}
+	train, test, err = data.StratifiedSplit(cfg.Dataset, frac, cfg.Seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	if cfg.Scale != "" && cfg.Scale != "none" {
+		sc, err := data.FitScaler(train, cfg.Scale)
+		if err != nil {
+			return nil, nil, err
+		}
+		train, test = sc.Apply(train), sc.Apply(test)
+	}
+	return train, test, nil
+}
+
+// Do runs the whole pipeline. progress may be nil.
+func Do(ctx context.Context, cfg Config, progress func(model.Progress)) (*Outcome, error) {
+	spec, err := model.Lookup(cfg.Model)
+	if err != nil {
+		return nil, err
+	}
+	params, err := spec.Resolve(cfg.Params)
+	if err != nil {
+		return nil, err
+	}
+	if err := Compatible(spec, cfg.Dataset); err != nil {
+		return nil, err
+	}
+	train, test, err := Prepare(cfg)
+	if err != nil {
+		return nil, err
+	}
+	o := &Outcome{Spec: spec, Params: params, Train: train, Test: test}
+	start := time.Now()
+	o.Fitted, err = spec.Fit(ctx, train, params, model.Options{Seed: cfg.Seed, Progress: progress})
+	if err != nil {
+		return nil, err
+	}
+	o.FitSeconds = time.Since(start).Seconds()
+	o.Report = o.Fitted.Report()
+	if o.TrainPred, err = o.Fitted.Predict(forPredict(spec, train)); err != nil {
+		return nil, err
+	}
+	if o.TestPred, err = o.Fitted.Predict(forPredict(spec, test)); err != nil {
+		return nil, err
+	}
+	if train.Y != nil {
+		o.TrainAcc = accuracy(train.Y, o.TrainPred.Labels)
+		o.TestAcc = accuracy(test.Y, o.TestPred.Labels)
+		o.Confusion = confusion(test.Y, o.TestPred.Labels, len(train.Classes))
+	}
+	if err := o.plot(cfg.GridSize); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// Compatible says whether a model can run on a dataset.
+func Compatible(spec *model.Spec, ds *data.Dataset) error {
+	if ds == nil {
+		return errors.New("no dataset")
+	}
+	switch {
+	case spec.Task == model.MultiLabel && ds.Tags == nil:
+		return fmt.Errorf("%s predicts tag sets: choose a multi-label dataset", spec.Name)
+	case spec.Task != model.MultiLabel && ds.Y == nil:
+		return fmt.Errorf("%s is a classifier: choose a dataset with class labels", spec.Name)
+	case spec.Z != model.ZNone && ds.Z == nil:
+		return fmt.Errorf("%s needs a second feature block (privileged features or view B): this dataset has none", spec.Name)
+	}
+	return nil
+}
+
+// forPredict hides Z from models that may only use it while training.
+func forPredict(spec *model.Spec, ds *data.Dataset) *data.Dataset {
+	if spec.Z == model.ZView {
+		return ds
+	}
+	c := *ds
+	c.Z = nil
+	return &c
+}
+
+func (o *Outcome) plot(size int) error {
+	if o.Train.Dim() == 2 {
+		o.TrainXY, o.TestXY = o.Train.X, o.Test.X
+	} else {
+		p, err := viz.FitPCA(o.Train.X)
+		if err != nil {
+			return nil // nothing to draw; not an error for the run
+		}
+		o.TrainXY, o.TestXY, o.Projected, o.PCAVar = p.Apply(o.Train.X), p.Apply(o.Test.X), true, p.Var
+	}
+	if o.Spec.Z == model.ZView && o.Train.ZDim() == 2 {
+		o.TrainZXY, o.TestZXY = o.Train.Z, o.Test.Z
+	}
+	if size < 2 || o.Projected || o.Spec.Task == model.MultiLabel {
+		return nil
+	}
+	start := time.Now()
+	g, err := viz.BoundsOf(size, size, 0.08, o.TrainXY, o.TestXY)
+	if err != nil {
+		return err
+	}
+	classes := o.Train.Classes
+	if o.Spec.Z == model.ZView {
+		if o.TrainZXY == nil {
+			return nil
+		}
+		gb, err := viz.BoundsOf(size, size, 0.08, o.TrainZXY, o.TestZXY)
+		if err != nil {
+			return err
+		}
+		o.Surface, o.SurfaceB, err = viz.EvaluateViews(o.Fitted, g, gb, classes)
+		if err != nil {
+			return err
+		}
+	} else {
+		o.Surface, err = viz.Evaluate(o.Fitted, o.Spec, g, classes)
+		if err != nil {
+			return err
+		}
+	}
+	o.GridSeconds = time.Since(start).Seconds()
+	return nil
+}
+
+func accuracy(y, pred []int) float64 {
+	if len(y) == 0 {
+		return math.NaN()
+	}
+	ok := 0
+	for i := range y {
+		if y[i] == pred[i] {
+			ok++
+		}
+	}
+	return float64(ok) / float64(len(y))
+}
+
+func confusion(y, pred []int, k int) [][]int {
+	m := make([][]int, k)
+	for i := range m {
+		m[i] = make([]int, k)
+	}
+	for i := range y {
+		if y[i] >= 0 && y[i] < k && pred[i] >= 0 && pred[i] < k {
+			m[y[i]][pred[i]]++
+		}
+	}
+	return m
+}

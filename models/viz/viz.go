@@ -1,0 +1,155 @@
+// Package viz computes what the app draws: decision values over a grid,
+// their rendering as an RGBA heatmap with contour lines, and 2-D projections
+// of data with more than two features. It is numerics, so it lives under
+// models; the app only copies the bytes into a canvas.
+package viz
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"lupilab/models/data"
+	"lupilab/models/model"
+)
+
+// Grid is a regular W×H grid over a rectangle of the plane. Pixel (i, j)
+// (column i, row j, row 0 at the top) is centred on
+// (XMin + (i+½)·dx, YMax − (j+½)·dy).
+type Grid struct {
+	XMin, XMax, YMin, YMax float64
+	W, H                   int
+}
+
+// BoundsOf returns a grid of w×h pixels covering the first two columns of the
+// given matrices with a margin of pad (a fraction of the range).
+func BoundsOf(w, h int, pad float64, ms ...*mat.Dense) (Grid, error) {
+	g := Grid{XMin: math.Inf(1), XMax: math.Inf(-1), YMin: math.Inf(1), YMax: math.Inf(-1), W: w, H: h}
+	for _, m := range ms {
+		if m == nil {
+			continue
+		}
+		r, c := m.Dims()
+		if c < 2 {
+			return g, errors.New("viz: need at least two columns")
+		}
+		for i := 0; i < r; i++ {
+			x, y := m.At(i, 0), m.At(i, 1)
+			g.XMin, g.XMax = math.Min(g.XMin, x), math.Max(g.XMax, x)
+			g.YMin, g.YMax = math.Min(g.YMin, y), math.Max(g.YMax, y)
+		}
+	}
+	if math.IsInf(g.XMin, 0) || w < 2 || h < 2 {
+		return g, errors.New("viz: no points to bound")
+	}
+	dx, dy := g.XMax-g.XMin, g.YMax-g.YMin
+	if dx == 0 {
+		dx = 1
+	}
+	if dy == 0 {
+		dy = 1
+	}
+	g.XMin, g.XMax = g.XMin-pad*dx, g.XMax+pad*dx
+	g.YMin, g.YMax = g.YMin-pad*dy, g.YMax+pad*dy
+	return g, nil
+}
+
+// Points returns the W·H pixel centres as rows (row-major, top row first).
+func (g Grid) Points() *mat.Dense {
+	pts := mat.NewDense(g.W*g.H, 2, nil)
+	dx := (g.XMax - g.XMin) / float64(g.W)
+	dy := (g.YMax - g.YMin) / float64(g.H)
+	for j := 0; j < g.H; j++ {
+		y := g.YMax - (float64(j)+0.5)*dy
+		for i := 0; i < g.W; i++ {
+			pts.Set(j*g.W+i, 0, g.XMin+(float64(i)+0.5)*dx)
+			pts.Set(j*g.W+i, 1, y)
+		}
+	}
+	return pts
+}
+
+// ToPixel maps a point of the plane to canvas coordinates (fractional pixels).
+func (g Grid) ToPixel(x, y float64) (px, py float64) {
+	return (x - g.XMin) / (g.XMax - g.XMin) * float64(g.W), (g.YMax - y) / (g.YMax - g.YMin) * float64(g.H)
+}
+
+// Surface is a model's output over a grid.
+type Surface struct {
+	Grid   Grid
+	Value  []float64 // decision value (binary), or probability of class 1 (probabilistic models)
+	Labels []int     // predicted class per pixel
+	Prob   bool      // Value holds probabilities (contour at 0.5) rather than decision values (contour at 0, margins at ±1)
+	Views  map[string][]float64
+}
+
+// Evaluate predicts every grid pixel. For models that need a second view at
+// test time, view B of the grid is given by zOf (nil ⇒ the same grid points).
+func Evaluate(f model.Fitted, spec *model.Spec, g Grid, classes []string) (*Surface, error) {
+	pts := g.Points()
+	ds := &data.Dataset{X: pts, Classes: classes}
+	if spec != nil && spec.Z == model.ZView {
+		ds.Z = pts
+	}
+	p, err := f.Predict(ds)
+	if err != nil {
+		return nil, err
+	}
+	s := &Surface{Grid: g, Labels: p.Labels, Views: p.Views}
+	switch {
+	case len(p.Prob) == len(p.Labels) && len(classes) == 2:
+		s.Prob = true
+		s.Value = make([]float64, len(p.Prob))
+		for i, pr := range p.Prob {
+			s.Value[i] = pr[1]
+		}
+	case len(p.Decision) == g.W*g.H:
+		s.Value = p.Decision
+	default:
+		return nil, fmt.Errorf("viz: model gave %d values for %d pixels", len(p.Decision), g.W*g.H)
+	}
+	for _, v := range s.Value {
+		if math.IsNaN(v) {
+			return nil, errors.New("viz: the model returned NaN on the grid")
+		}
+	}
+	return s, nil
+}
+
+// EvaluateViews evaluates a two-view model: view A's surface over grid ga
+// (the combined rule's labels and the view-A decision) and view B's surface
+// over gb. Both grids must have the same number of pixels.
+func EvaluateViews(f model.Fitted, ga, gb Grid, classes []string) (a, b *Surface, err error) {
+	if ga.W*ga.H != gb.W*gb.H {
+		return nil, nil, errors.New("viz: view grids differ in size")
+	}
+	p, err := f.Predict(&data.Dataset{X: ga.Points(), Z: gb.Points(), Classes: classes})
+	if err != nil {
+		return nil, nil, err
+	}
+	a = &Surface{Grid: ga, Labels: p.Labels, Value: p.Decision}
+	b = &Surface{Grid: gb, Labels: p.Labels, Value: p.Decision}
+	if v, ok := p.Views["A"]; ok && len(v) == len(p.Labels) {
+		a.Value = v
+	}
+	if v, ok := p.Views["B"]; ok && len(v) == len(p.Labels) {
+		b.Value = v
+		b.Labels = signLabels(v)
+	}
+	if v, ok := p.Views["A"]; ok && len(v) == len(p.Labels) {
+		a.Labels = signLabels(v)
+	}
+	return a, b, nil
+}
+
+func signLabels(v []float64) []int {
+	l := make([]int, len(v))
+	for i, x := range v {
+		if x > 0 {
+			l[i] = 1
+		}
+	}
+	return l
+}

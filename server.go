@@ -1,0 +1,402 @@
+// Command server is LUPI Lab's tiny web server: it serves the go-app shell
+// (pre-rendered pages, app.js, the service worker), the static assets in web/
+// (the compiled app.wasm, styles, the sample datasets) and nothing else. All
+// computation happens in the browser. With -static it instead writes the whole
+// site as plain files that work from any static host, under a sub-path too,
+// and offline after the first visit.
+//
+// Safety: only GET and HEAD; no directory listings; paths with "..", back
+// slashes or NUL bytes are rejected before any file system access, and files
+// are read through an fs.FS rooted at web/ that cannot escape it; read, write
+// and idle timeouts and a header size limit; security headers including a CSP
+// that allows WebAssembly but no inline script; app.wasm gzip-compressed for
+// browsers that accept it.
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"log"
+	"mime"
+	"net"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+
+	ui "lupilab/app"
+)
+
+func main() {
+	addr := flag.String("addr", envOr("LUPI_ADDR", "localhost:8080"), "listen address (env LUPI_ADDR)")
+	webDir := flag.String("web", envOr("LUPI_WEB", "web"), "directory with app.wasm, wasm_exec.js, styles and datasets")
+	static := flag.String("static", "", "write the whole site as plain files into this directory and exit")
+	base := flag.String("base", "/", "with -static: the URL sub-path the site will be served under, e.g. /lupi/")
+	flag.Parse()
+	if *static != "" {
+		if err := exportStatic(*static, *webDir, *base); err != nil {
+			log.Fatalf("static export: %v", err)
+		}
+		log.Printf("static site written to %s (base %s)", *static, *base)
+		return
+	}
+	site, err := newSite(*webDir, "/")
+	if err != nil {
+		log.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		log.Fatal(err)
+	}
+	srv := &http.Server{
+		Handler:           site,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    32 << 10,
+		ErrorLog:          log.New(io.Discard, "", 0),
+	}
+	// The browser tests read this line to find the port.
+	fmt.Printf("LUPI Lab %s listening on http://%s/\n", site.version, ln.Addr())
+	log.Fatal(srv.Serve(ln))
+}
+
+// The server pre-renders the same routes the browser runs.
+func init() { ui.Register() }
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+// site is the whole HTTP surface.
+type site struct {
+	web     fs.FS // rooted at the web directory
+	goapp   *app.Handler
+	version string
+	wasmGz  []byte // app.wasm, gzip-compressed once at start
+	wasmLen int
+	// pages are the paths the go-app handler answers; anything else is 404.
+	pages map[string]bool
+}
+
+func newSite(webDir, base string) (*site, error) {
+	web := os.DirFS(webDir)
+	wasm, err := fs.ReadFile(web, "app.wasm")
+	if err != nil {
+		return nil, fmt.Errorf("%s/app.wasm is missing: build it first with `make wasm` (%v)", webDir, err)
+	}
+	if _, err := fs.Stat(web, "wasm_exec.js"); err != nil {
+		return nil, fmt.Errorf("%s/wasm_exec.js is missing: `make wasm` copies it from $(go env GOROOT)/lib/wasm", webDir)
+	}
+	// The version is a hash of what the browser runs, so a restart is not an
+	// update and a new build is.
+	h := sha256.New()
+	h.Write(wasm)
+	for _, f := range []string{"style.css", "datasets/index.json", "wasm_exec.js"} {
+		b, _ := fs.ReadFile(web, f)
+		h.Write(b)
+	}
+	version := hex.EncodeToString(h.Sum(nil))[:12]
+
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	zw.Write(wasm)
+	zw.Close()
+
+	s := &site{web: web, version: version, wasmGz: gz.Bytes(), wasmLen: len(wasm)}
+	s.goapp = handler(version, datasetResources(web), base)
+	s.pages = map[string]bool{"/": true, "/app.js": true, "/app-worker.js": true,
+		"/manifest.webmanifest": true, "/app.css": true, "/manifest.json": true}
+	for _, p := range ui.Pages() {
+		s.pages[p] = true
+	}
+	return s, nil
+}
+
+// handler is the go-app handler shared by the server and the static export.
+func handler(version string, cacheable []string, base string) *app.Handler {
+	h := &app.Handler{
+		Name:        "LUPI Lab",
+		ShortName:   "LUPI Lab",
+		Title:       "LUPI Lab — learning using privileged information, in your browser",
+		Description: "Train, see and compare kernel classifiers that learn from privileged information, two views or correlated tags, entirely in the browser.",
+		Author:      "LUPI Lab",
+		Lang:        "en",
+		Icon: app.Icon{
+			Default: "/web/icon-192.png",
+			Large:   "/web/icon-512.png",
+			SVG:     "/web/icon.svg",
+		},
+		BackgroundColor: "#ffffff",
+		ThemeColor:      "#1f4e79",
+		LoadingLabel:    "Loading LUPI Lab… {progress}%",
+		Styles:          []string{"/web/style.css"},
+		CacheableResources: append([]string{
+			"/web/style.css", "/web/icon.svg",
+		}, cacheable...),
+		Version:                 version,
+		WasmContentLengthHeader: "X-Wasm-Content-Length",
+		ServiceWorkerTemplate:   serviceWorker,
+	}
+	if b := strings.Trim(base, "/"); b != "" {
+		h.Resources = app.CustomProvider("", b)
+	}
+	return h
+}
+
+// datasetResources lists the shipped datasets so that the service worker
+// caches them for offline use.
+func datasetResources(web fs.FS) []string {
+	out := []string{"/web/datasets/index.json"}
+	b, err := fs.ReadFile(web, "datasets/index.json")
+	if err != nil {
+		return out
+	}
+	var idx []struct {
+		File string `json:"file"`
+	}
+	if json.Unmarshal(b, &idx) != nil {
+		return out
+	}
+	for _, d := range idx {
+		if d.File != "" && fs.ValidPath(d.File) {
+			out = append(out, "/web/datasets/"+d.File)
+		}
+	}
+	return out
+}
+
+var securityHeaders = map[string]string{
+	"Content-Security-Policy": "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; " +
+		"style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; " +
+		"worker-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'self'; " +
+		"frame-ancestors 'none'; form-action 'self'",
+	"X-Content-Type-Options":       "nosniff",
+	"X-Frame-Options":              "DENY",
+	"Referrer-Policy":              "no-referrer",
+	"Cross-Origin-Opener-Policy":   "same-origin",
+	"Cross-Origin-Resource-Policy": "same-origin",
+	"Permissions-Policy":           "camera=(), microphone=(), geolocation=(), payment=()",
+}
+
+func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	for k, v := range securityHeaders {
+		w.Header().Set(k, v)
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	p := r.URL.Path
+	if !safePath(p) || !safePath(r.URL.RawPath) {
+		http.Error(w, "bad path", http.StatusBadRequest)
+		return
+	}
+	switch {
+	case p == "/wasm_exec.js":
+		s.serveFile(w, r, "wasm_exec.js")
+	case p == "/web/app.wasm" || p == "/app.wasm":
+		s.serveWasm(w, r)
+	case strings.HasPrefix(p, "/web/"):
+		s.serveFile(w, r, strings.TrimPrefix(p, "/web/"))
+	case s.pages[p]:
+		s.goapp.ServeHTTP(w, r)
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+// safePath rejects traversal and oddities before anything touches a file.
+func safePath(p string) bool {
+	if strings.ContainsAny(p, "\\\x00") {
+		return false
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == ".." || seg == "." {
+			return false
+		}
+	}
+	// Encoded dots or slashes left in a raw path are never legitimate here.
+	lp := strings.ToLower(p)
+	return !strings.Contains(lp, "%2e") && !strings.Contains(lp, "%2f") && !strings.Contains(lp, "%5c")
+}
+
+func (s *site) serveFile(w http.ResponseWriter, r *http.Request, name string) {
+	if !fs.ValidPath(name) || name == "." {
+		http.NotFound(w, r)
+		return
+	}
+	f, err := s.web.Open(name)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || st.IsDir() || !st.Mode().IsRegular() {
+		http.NotFound(w, r) // no directory listings
+		return
+	}
+	if ct := mime.TypeByExtension(path.Ext(name)); ct != "" {
+		w.Header().Set("Content-Type", ct)
+	} else if strings.HasSuffix(name, ".csv") {
+		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	}
+	w.Header().Set("Cache-Control", "no-cache")
+	rs, ok := f.(io.ReadSeeker)
+	if !ok {
+		http.Error(w, "cannot read file", http.StatusInternalServerError)
+		return
+	}
+	http.ServeContent(w, r, name, st.ModTime(), rs)
+}
+
+func (s *site) serveWasm(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/wasm")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("Vary", "Accept-Encoding")
+	w.Header().Set("ETag", `"`+s.version+`"`)
+	if r.Header.Get("If-None-Match") == `"`+s.version+`"` {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	w.Header().Set("X-Wasm-Content-Length", fmt.Sprint(s.wasmLen))
+	if acceptsGzip(r.Header.Get("Accept-Encoding")) {
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Header().Set("Content-Length", fmt.Sprint(len(s.wasmGz)))
+		if r.Method != http.MethodHead {
+			w.Write(s.wasmGz)
+		}
+		return
+	}
+	s.serveFile(w, r, "app.wasm")
+}
+
+func acceptsGzip(h string) bool {
+	for _, part := range strings.Split(h, ",") {
+		enc, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(enc), "gzip") {
+			return !strings.Contains(strings.ReplaceAll(params, " ", ""), "q=0") ||
+				strings.Contains(params, "q=0.")
+		}
+	}
+	return false
+}
+
+// exportStatic writes the site as plain files into dir for a static host,
+// with every URL under base.
+func exportStatic(dir, webDir, base string) error {
+	if !strings.HasPrefix(base, "/") {
+		return errors.New("-base must start with /")
+	}
+	s, err := newSite(webDir, base)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := app.GenerateStaticWebsite(dir, s.goapp, ui.Pages()...); err != nil {
+		return err
+	}
+	// Copy web/ (go-app only creates the empty folder), and replace go-app's
+	// bundled wasm_exec.js with the one matching this Go toolchain.
+	err = fs.WalkDir(s.web, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(dir, "web", filepath.FromSlash(p))
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		b, err := fs.ReadFile(s.web, p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, 0o644)
+	})
+	if err != nil {
+		return err
+	}
+	b, err := fs.ReadFile(s.web, "wasm_exec.js")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "wasm_exec.js"), b, 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, ".nojekyll"), nil, 0o644)
+}
+
+// serviceWorker replaces go-app's default worker. Like it, it pre-caches the
+// app shell, the wasm and the datasets under a cache named after the version
+// (so a new deployment installs a new cache and the app can offer an update),
+// but it also serves navigations with a query string (?tab=…, shared links)
+// and the sub-path root with or without its trailing slash from the cache, so
+// the app starts offline from any link.
+const serviceWorker = `const cacheName = "lupilab-{{.Version}}";
+const resourcesToCache = {{.ResourcesToCache}};
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches.open(cacheName)
+      .then((cache) => cache.addAll(resourcesToCache))
+      .then(() => self.skipWaiting())
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches.keys()
+      .then((keys) => Promise.all(keys.map((k) => (k !== cacheName ? caches.delete(k) : undefined))))
+      .then(() => self.clients.claim())
+  );
+});
+
+async function fromCache(request) {
+  const cache = await caches.open(cacheName);
+  let hit = await cache.match(request, { ignoreSearch: true });
+  if (hit) {
+    return hit;
+  }
+  if (request.mode === "navigate") {
+    const scope = new URL(self.registration.scope).pathname;
+    for (const p of [scope, scope.replace(/\/$/, ""), "/"]) {
+      if (p === "") {
+        continue;
+      }
+      hit = await cache.match(p);
+      if (hit) {
+        return hit;
+      }
+    }
+  }
+  return undefined;
+}
+
+self.addEventListener("fetch", (event) => {
+  if (event.request.method !== "GET") {
+    return;
+  }
+  event.respondWith(
+    fromCache(event.request).then((hit) => hit || fetch(event.request))
+  );
+});
+`

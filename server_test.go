@@ -1,0 +1,219 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// testWeb builds a minimal web directory: a fake app.wasm, wasm_exec.js, a
+// stylesheet and a dataset index with one file.
+func testWeb(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"app.wasm":            strings.Repeat("\x00asm wasm bytes ", 4096),
+		"wasm_exec.js":        "// wasm_exec for tests\n",
+		"style.css":           "body{}",
+		"datasets/index.json": `[{"name":"toy","file":"toy.csv"}]`,
+		"datasets/toy.csv":    "y,x_1\na,1\nb,2\n",
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func testServer(t *testing.T) (*httptest.Server, string) {
+	t.Helper()
+	dir := testWeb(t)
+	s, err := newSite(dir, "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(s)
+	srv.Config.MaxHeaderBytes = 32 << 10
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return srv, dir
+}
+
+// rawGet sends a request line exactly as given (clients would clean it).
+func rawGet(t *testing.T, addr, method, target string, extra string) (int, string) {
+	t.Helper()
+	c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	fmt.Fprintf(c, "%s %s HTTP/1.1\r\nHost: test\r\n%sConnection: close\r\n\r\n", method, target, extra)
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, target, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+func TestServesAppAndHeaders(t *testing.T) {
+	srv, _ := testServer(t)
+	resp, err := http.Get(srv.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !bytes.Contains(body, []byte("app.js")) {
+		t.Fatalf("GET /: %d, body without app.js", resp.StatusCode)
+	}
+	csp := resp.Header.Get("Content-Security-Policy")
+	for _, want := range []string{"'wasm-unsafe-eval'", "default-src 'self'", "object-src 'none'"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("CSP %q lacks %s", csp, want)
+		}
+	}
+	if strings.Contains(csp, "'unsafe-eval'") || strings.Contains(csp, "script-src 'self' 'unsafe-inline'") {
+		t.Errorf("CSP too permissive: %q", csp)
+	}
+	for _, h := range []string{"X-Content-Type-Options", "X-Frame-Options", "Referrer-Policy"} {
+		if resp.Header.Get(h) == "" {
+			t.Errorf("missing header %s", h)
+		}
+	}
+	for _, p := range []string{"/app.js", "/app-worker.js", "/manifest.webmanifest", "/wasm_exec.js", "/web/datasets/index.json", "/web/datasets/toy.csv", "/web/style.css"} {
+		r, err := http.Get(srv.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Body.Close()
+		if r.StatusCode != 200 {
+			t.Errorf("GET %s: %d", p, r.StatusCode)
+		}
+	}
+}
+
+func TestWasmCompressedWhenAccepted(t *testing.T) {
+	srv, dir := testServer(t)
+	want, _ := os.ReadFile(filepath.Join(dir, "app.wasm"))
+	tr := &http.Transport{DisableCompression: true}
+	cl := &http.Client{Transport: tr}
+	req, _ := http.NewRequest("GET", srv.URL+"/web/app.wasm", nil)
+	req.Header.Set("Accept-Encoding", "gzip, deflate, br")
+	resp, err := cl.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.Header.Get("Content-Encoding") != "gzip" || resp.Header.Get("Content-Type") != "application/wasm" {
+		t.Fatalf("headers: %v", resp.Header)
+	}
+	zr, err := gzip.NewReader(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(zr)
+	if !bytes.Equal(got, want) {
+		t.Fatal("gzip body does not decompress to app.wasm")
+	}
+	req2, _ := http.NewRequest("GET", srv.URL+"/web/app.wasm", nil)
+	resp2, err := cl.Do(req2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got2, _ := io.ReadAll(resp2.Body)
+	resp2.Body.Close()
+	if resp2.Header.Get("Content-Encoding") != "" || !bytes.Equal(got2, want) {
+		t.Fatal("uncompressed wasm wrong")
+	}
+}
+
+func TestBadRequests(t *testing.T) {
+	srv, _ := testServer(t)
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	secret := "root:x:0:0"
+	cases := []struct{ method, target string }{
+		{"GET", "/../etc/passwd"},
+		{"GET", "/web/../../etc/passwd"},
+		{"GET", "/web/%2e%2e/%2e%2e/etc/passwd"},
+		{"GET", "/%2e%2e/%2e%2e/etc/passwd"},
+		{"GET", "/web/..%2f..%2fetc/passwd"},
+		{"GET", "/web/datasets/..%5c..%5cserver.go"},
+		{"GET", "/web/datasets/"},
+		{"GET", "/web/"},
+		{"GET", "/web/datasets"},
+		{"GET", "/etc/passwd"},
+		{"GET", "/web/%00"},
+		{"POST", "/"},
+		{"PUT", "/web/datasets/toy.csv"},
+		{"DELETE", "/web/app.wasm"},
+		{"OPTIONS", "/"},
+	}
+	for _, c := range cases {
+		code, body := rawGet(t, addr, c.method, c.target, "")
+		if code < 400 || code >= 500 {
+			t.Errorf("%s %s: status %d, want 4xx", c.method, c.target, code)
+		}
+		if strings.Contains(body, secret) || strings.Contains(body, "package main") || strings.Contains(body, "<a href") {
+			t.Errorf("%s %s leaked: %.80q", c.method, c.target, body)
+		}
+	}
+	huge := "X-Huge: " + strings.Repeat("a", 100<<10) + "\r\n"
+	if code, _ := rawGet(t, addr, "GET", "/", huge); code != http.StatusRequestHeaderFieldsTooLarge {
+		t.Errorf("huge header: %d, want 431", code)
+	}
+}
+
+func TestStaticExportUnderSubPath(t *testing.T) {
+	dir := testWeb(t)
+	out := t.TempDir()
+	if err := exportStatic(out, dir, "/lupi/"); err != nil {
+		t.Fatal(err)
+	}
+	index, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"/lupi/app.js", "/lupi/wasm_exec.js", "/lupi/web/style.css"} {
+		if !bytes.Contains(index, []byte(want)) {
+			t.Errorf("index.html does not reference %s", want)
+		}
+	}
+	for _, f := range []string{"app.js", "app-worker.js", "manifest.webmanifest", "web/app.wasm", "web/datasets/toy.csv"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("missing %s", f)
+		}
+	}
+	we, _ := os.ReadFile(filepath.Join(out, "wasm_exec.js"))
+	if string(we) != "// wasm_exec for tests\n" {
+		t.Error("wasm_exec.js is not the toolchain's copy")
+	}
+	worker, _ := os.ReadFile(filepath.Join(out, "app-worker.js"))
+	if !bytes.Contains(worker, []byte("/lupi/web/datasets/toy.csv")) {
+		t.Error("service worker does not cache the datasets")
+	}
+}
+
+func TestMissingWasmIsAClearError(t *testing.T) {
+	_, err := newSite(t.TempDir(), "/")
+	if err == nil || !strings.Contains(err.Error(), "make wasm") {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -1,0 +1,17 @@
+//go:build js && wasm
+
+// Command wasm is LUPI Lab's browser entry point (GOOS=js GOARCH=wasm): it
+// declares the routes and hands control to go-app. The same routes are
+// declared by the server for pre-rendering.
+package main
+
+import (
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+
+	ui "lupilab/app"
+)
+
+func main() {
+	ui.Register()
+	app.RunWhenOnBrowser()
+}
