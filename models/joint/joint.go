@@ -295,7 +295,7 @@ func Train(ctx context.Context, X, tags *mat.Dense, tagNames []string, p Params,
 	if !res.Converged {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("SMO did not converge in %d iterations", res.Iter))
 	}
-	m.buildGamma()
+	m.buildGamma(G)
 	rep.Extras["tags"] = float64(t)
 	rep.Extras["label_sets"] = float64(u)
 	rep.Extras["gamma_rows"] = float64(len(m.gRows))
@@ -308,8 +308,9 @@ func Train(ctx context.Context, X, tags *mat.Dense, tagNames []string, p Params,
 
 // buildGamma fills the γ table of eq (13): γ[r][c] = K_ψ(set gRows[r], set c)
 // for every set that carries a support vector (rows) and every candidate
-// (columns).
-func (m *Model) buildGamma() {
+// (columns). G, when not nil, is the full sets×sets table already computed
+// for training; its rows are reused.
+func (m *Model) buildGamma(G []float64) {
 	m.gRowOf = make([]int, len(m.sets))
 	for i := range m.gRowOf {
 		m.gRowOf[i] = -1
@@ -326,7 +327,13 @@ func (m *Model) buildGamma() {
 		m.gRowOf[s] = r
 	}
 	m.gamma = nil
-	if len(m.gRows)*len(m.sets) <= MaxGammaEntries {
+	u := len(m.sets)
+	if len(m.gRows)*u <= MaxGammaEntries && G != nil {
+		m.gamma = make([]float64, len(m.gRows)*u)
+		for r, s := range m.gRows {
+			copy(m.gamma[r*u:(r+1)*u], G[s*u:(s+1)*u])
+		}
+	} else if len(m.gRows)*u <= MaxGammaEntries {
 		rows := make([][]float64, len(m.gRows))
 		for r, s := range m.gRows {
 			rows[r] = m.sets[s]

@@ -210,13 +210,67 @@ func (k *OutputKernel) Eval(a, b []float64) float64 {
 	}
 }
 
-// Table returns the |A|×|B| matrix of K_ψ(a, b), row-major.
+// Table returns the |A|×|B| matrix of K_ψ(a, b), row-major. It is computed
+// through one matrix product (A·P·Bᵀ for the Gaussian, A·Bᵀ otherwise), so a
+// table costs O(|A||B|T) with BLAS rather than O(|A||B|T²).
 func (k *OutputKernel) Table(A, B [][]float64) []float64 {
-	out := make([]float64, len(A)*len(B))
+	na, nb, t := len(A), len(B), k.T
+	out := make([]float64, na*nb)
+	if na == 0 || nb == 0 {
+		return out
+	}
+	am := mat.NewDense(na, t, nil)
 	for i, a := range A {
-		for j, b := range B {
-			out[i*len(B)+j] = k.Eval(a, b)
+		am.SetRow(i, a)
+	}
+	bm := mat.NewDense(nb, t, nil)
+	for i, b := range B {
+		bm.SetRow(i, b)
+	}
+	dot := mat.NewDense(na, nb, out)
+	switch k.Kind {
+	case OutGaussian:
+		// (a−b)ᵀP(a−b) = aᵀPa + bᵀPb − 2 aᵀPb
+		P := mat.NewDense(t, t, k.Prec)
+		var pb mat.Dense
+		pb.Mul(bm, P) // rows: (P b)ᵀ, P symmetric
+		dot.Mul(am, pb.T())
+		qa := make([]float64, na)
+		for i, a := range A {
+			qa[i] = quad(P, a)
 		}
+		qb := make([]float64, nb)
+		for j, b := range B {
+			qb[j] = quad(P, b)
+		}
+		for i := 0; i < na; i++ {
+			row := out[i*nb : (i+1)*nb]
+			for j := range row {
+				q := qa[i] + qb[j] - 2*row[j]
+				if q < 0 {
+					q = 0 // rounding: the form is ≥ 0 (P positive definite)
+				}
+				row[j] = math.Exp(-0.5 * q)
+			}
+		}
+	case OutPoly:
+		dot.Mul(am, bm.T())
+		for i, v := range out {
+			v = v/float64(t) + k.Coef0
+			r := 1.0
+			for e := 0; e < k.Degree; e++ {
+				r *= v
+			}
+			out[i] = r
+		}
+	default:
+		dot.Mul(am, bm.T())
 	}
 	return out
+}
+
+// quad returns aᵀPa.
+func quad(P *mat.Dense, a []float64) float64 {
+	v := mat.NewVecDense(len(a), a)
+	return mat.Inner(v, P, v)
 }

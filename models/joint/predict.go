@@ -104,40 +104,32 @@ func (m *Model) PredictWith(ds *data.Dataset, rule string) (*model.Prediction, e
 	R := len(m.gRows)
 	t := m.out.T
 	p := &model.Prediction{Tags: make([][]bool, n), Scores: make([][]float64, n), Decision: make([]float64, n)}
-	a := make([]float64, R)
-	S := make([]float64, nc)
+	// A (block × R) holds aₛ = Σ_{i ∈ SV, set(i) = s} αᵢβᵢ for every test row
+	// (eq 13 grouped by label set) and S = A·γ the scores of every candidate.
+	G := mat.NewDense(R, nc, gamma)
+	var S mat.Dense
 	for lo := 0; lo < n; lo += predictBlock {
 		hi := min(lo+predictBlock, n)
 		blk := X.Slice(lo, hi, 0, d).(*mat.Dense)
 		beta := m.kern.Cross(m.svX, blk) // nSV × (hi−lo): βᵢ = K_φ(xᵢ, x)
+		A := mat.NewDense(hi-lo, R, nil)
+		for i, al := range m.alpha {
+			s := m.gRowOf[m.svSet[i]]
+			for r, b := range beta.RawRowView(i) {
+				A.Set(r, s, A.At(r, s)+al*b)
+			}
+		}
+		S.Reset()
+		S.Mul(A, G)
 		for r := lo; r < hi; r++ {
-			// aₛ = Σ_{i ∈ SV, set(i) = s} αᵢ βᵢ  (eq 13 grouped by label set)
-			for k := range a {
-				a[k] = 0
-			}
-			for i, al := range m.alpha {
-				a[m.gRowOf[m.svSet[i]]] += al * beta.At(i, r-lo)
-			}
-			// S_c = Σₛ aₛ γ[s][c]
-			for c := range S {
-				S[c] = 0
-			}
-			for k, ak := range a {
-				if ak == 0 {
-					continue
-				}
-				row := gamma[k*nc : (k+1)*nc]
-				for c, g := range row {
-					S[c] += ak * g
-				}
-			}
+			row := S.RawRowView(r - lo)
 			best := 0
 			for c := 1; c < nc; c++ {
-				if S[c] > S[best] {
+				if row[c] > row[best] {
 					best = c
 				}
 			}
-			if math.IsNaN(S[best]) {
+			if math.IsNaN(row[best]) {
 				return nil, errors.New("joint: the prediction score is NaN")
 			}
 			tags := make([]bool, t)
@@ -145,8 +137,8 @@ func (m *Model) PredictWith(ds *data.Dataset, rule string) (*model.Prediction, e
 				tags[j] = cands[best][j] > 0
 			}
 			p.Tags[r] = tags
-			p.Decision[r] = S[best]
-			p.Scores[r] = maxMarginals(S, cands, t)
+			p.Decision[r] = row[best]
+			p.Scores[r] = maxMarginals(row, cands, t)
 		}
 	}
 	return p, nil

@@ -158,6 +158,6 @@ func loadJoint(raw json.RawMessage) (model.Fitted, error) {
 	}
 	m := &Model{kern: s.Kernel, out: s.Output, tags: s.Tags, predict: s.Predict, sets: s.Sets,
 		svX: X, alpha: s.Alpha, svSet: s.SVSet, report: s.Report}
-	m.buildGamma()
+	m.buildGamma(nil)
 	return m, nil
 }
