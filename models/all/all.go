@@ -8,4 +8,5 @@ import (
 	_ "lupilab/models/joint"
 	_ "lupilab/models/model"
 	_ "lupilab/models/svm"
+	_ "lupilab/models/svmplus"
 )

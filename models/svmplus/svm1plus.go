@@ -59,16 +59,29 @@ func trainSVM1(ctx context.Context, X, Z *mat.Dense, y []float64, kx, kz kernel.
 		return nil, nil, err
 	}
 	rep := &model.Report{Model: "svm1plus", NTrain: n, Converged: res.Converged, Iterations: res.Iter, Objective: res.Obj}
+	rep.Extras = map[string]float64{"C": C, "lambda": lambda, "rho_correcting": res.Rho, "violation": res.Violation}
 	rep.SetRho(-res.B)
 	if !res.Converged {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("generalised SMO did not converge in %d iterations (violation %.3g)", res.Iter, res.Violation))
 	}
+	// ‖w‖² = (α∘y)ᵀK(α∘y) = Σ αᵢGᵢ. The dual objective is bounded below by
+	// −Σαᵢ ≥ −nC; it reaches −nC (so w = 0 and f is a constant) whenever some
+	// α ≥ 0 with Σα = nC, yᵀα = 0, Σαᵢyᵢφ(xᵢ) = 0 and K̃(α − C1) = 0 exists,
+	// which a low-dimensional linear privileged kernel often allows.
+	var w2, sa float64
+	for i, a := range res.Alpha {
+		w2 += a * (res.GradAlpha[i] - res.GradBeta[i] + 1) // Gᵢ = ∇αᵢ − ∇βᵢ + 1
+		sa += a
+	}
+	if w2 <= 1e-6*sa && res.Obj <= -float64(n)*C*(1-1e-4) {
+		rep.Warnings = append(rep.Warnings, "SVM1+ found the degenerate solution w = 0 (the correcting function absorbs every slack): the decision is a constant; try a richer privileged kernel (e.g. RBF) or SVM2+")
+	}
+	rep.Extras["w_norm2"] = w2
 	rep.Diagnostics = map[string][]float64{
 		"alpha": append([]float64(nil), res.Alpha...),
 		"beta":  append([]float64(nil), res.Beta...),
 		"slack": append([]float64(nil), res.Slack...),
 	}
-	rep.Extras = map[string]float64{"C": C, "lambda": lambda, "rho_correcting": res.Rho, "violation": res.Violation}
 	return newBinModel(kx, X, y, res.Alpha, res.B, rep), res, nil
 }
 

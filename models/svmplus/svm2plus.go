@@ -29,7 +29,7 @@ import (
 	"lupilab/models/solver/smo"
 )
 
-const paper000 = "Xu, Zhou, Tsang, Qin, Zhu & Duan, \"Simple and Efficient Learning using Privileged Information\" (arXiv:1604.01518, 2016)"
+const paper000 = "Xu et al., \"Simple and Efficient Learning using Privileged Information\" (paper 000 in ../shared/papers)"
 
 func init() {
 	fit, load := model.WrapBinary("svm2plus", fitSVM2Plus, loadBinary)
