@@ -14,7 +14,7 @@ import (
 // TestExperimentQuick runs the protocol at browser size on generated LUPI
 // data (the shipped datasets are exercised by `lupi experiment svm2plus`).
 func TestExperimentQuick(t *testing.T) {
-	ds, err := data.GenerateByName("lupi2d", 200, 0.2, 3)
+	ds, err := data.GenerateByName("lupi2d", 90, 0.2, 3)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -295,6 +295,29 @@ func TestL2SVMIdentity(t *testing.T) {
 	if !closeRel(r2.Obj, res.Obj, 1e-8) {
 		t.Errorf("SVM2+ objective %.10g, L2-SVM dual by smo %.10g", res.Obj, r2.Obj)
 	}
+	// And the registry's "l2svm", whose loss is C_l2·Σξᵢ² (LIBLINEAR's
+	// convention, dual shift 1/(2C_l2)): C'/2 = C_l2, so C_l2 = (C + λ)/2.
+	spec, err := model.Lookup("l2svm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := spec.Resolve(model.Values{"C": ftoa(l.Cprime / 2), "kernel": "linear", "eps": "1e-9"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := spec.Fit(context.Background(), lupiSet(l.X, nil, l.Y), v, model.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, err := f.Predict(&data.Dataset{X: dense(l.Xtest)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, d := range l.Dec {
+		if !closeRel(p2.Decision[i], d, 1e-5) {
+			t.Errorf("l2svm with C = (C+λ)/2: decision[%d] = %.10g, SVM2+ (K̃ = I) reference %.10g", i, p2.Decision[i], d)
+		}
+	}
 }
 
 func randPSD(n int, r *rand.Rand) *mat.SymDense {
