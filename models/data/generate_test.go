@@ -91,7 +91,9 @@ func TestGroundTruthNoiseFree(t *testing.T) {
 		return near(math.Hypot(x[0]-1, x[1]-0.5), 1) && x[1] <= 0.5
 	})
 	check("circles", func(x []float64, c int) bool { return near(math.Hypot(x[0], x[1]), []float64{1, 0.5}[c]) })
-	check("xor", func(x []float64, c int) bool { return (x[0]*x[1] > 0) == (c == 1) && math.Abs(x[0]) <= 1 && math.Abs(x[1]) <= 1 })
+	check("xor", func(x []float64, c int) bool {
+		return (x[0]*x[1] > 0) == (c == 1) && math.Abs(x[0]) <= 1 && math.Abs(x[1]) <= 1
+	})
 	check("spirals", func(x []float64, c int) bool {
 		r := math.Hypot(x[0], x[1])
 		th := 3*math.Pi*r + float64(c)*math.Pi
