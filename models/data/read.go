@@ -110,8 +110,10 @@ func (o *ReadOptions) maxCols() int  { return limit(o.MaxCols, DefaultMaxCols) }
 func (o *ReadOptions) maxCells() int { return limit(o.MaxCells, DefaultMaxCells) }
 
 // ParseError is a problem at a place in a file. Line and Col are 1-based;
-// Col is the field (CSV, ARFF) or token (LIBSVM) number, 0 when the problem
-// concerns a whole line, and Line is 0 when it concerns the whole file.
+// Col is the field (CSV, ARFF: attribute) or token (LIBSVM) number — for CSV
+// quoting errors the character position — 0 when the problem concerns a
+// whole line, and Line is 0 when it concerns the whole file (empty, too
+// big, one class, Z file of another length).
 type ParseError struct {
 	File string // file name when known
 	Line int
