@@ -1,0 +1,84 @@
+package data
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+func TestFormatOf(t *testing.T) {
+	for path, want := range map[string]string{"a.csv": "csv", "b.TSV": "csv", "c.arff": "arff", "d.libsvm": "libsvm", "e.svm": "libsvm", "f.xlsx": ""} {
+		if got := FormatOf(path); got != want {
+			t.Errorf("FormatOf(%q) = %q, want %q", path, got, want)
+		}
+	}
+	if _, err := ReadFile("testdata/nothing.xlsx", ReadOptions{}); err == nil {
+		t.Error("unknown extension: no error")
+	}
+	if _, err := ReadFile("testdata/missing.csv", ReadOptions{}); err == nil {
+		t.Error("missing file: no error")
+	}
+	if _, err := Read(strings.NewReader("x"), "json", ReadOptions{}); err == nil {
+		t.Error("unknown format: no error")
+	}
+}
+
+func TestParseErrorText(t *testing.T) {
+	e := &ParseError{File: "a.csv", Line: 3, Col: 2, Msg: "bad"}
+	if got := e.Error(); got != "data: a.csv: line 3, column 2: bad" {
+		t.Errorf("%q", got)
+	}
+	e = &ParseError{Msg: "empty"}
+	if got := e.Error(); got != "data: empty" {
+		t.Errorf("%q", got)
+	}
+}
+
+func TestFromIndexChecks(t *testing.T) {
+	csv, _ := os.ReadFile("testdata/good.csv")
+	e := IndexEntry{Name: "g", Kind: KindLUPI, File: "good.csv", Rows: 4, XColumns: 2, ZColumns: 1, Source: "s", Licence: "l"}
+	ds, err := FromIndex(e, csv)
+	if err != nil || ds.Provenance.Source != "s" || ds.Name != "g" {
+		t.Fatalf("%v", err)
+	}
+	e.Rows = 5
+	if _, err := FromIndex(e, csv); err == nil {
+		t.Error("row mismatch: no error")
+	}
+	e.Rows, e.Kind = 4, KindTwoView
+	if ds, err := FromIndex(e, csv); err != nil || ds.Kind != KindTwoView {
+		t.Errorf("two-view kind from the index: %v", err)
+	}
+	e.Kind = KindMultiLabel
+	if _, err := FromIndex(e, csv); err == nil {
+		t.Error("kind mismatch: no error")
+	}
+	fsys := fstest.MapFS{
+		"index.json": {Data: []byte(`[{"name":"g","kind":"lupi","file":"../good.csv","rows":4}]`)},
+	}
+	if _, err := LoadShippedFS(fsys, "g"); err == nil {
+		t.Error("path escaping the directory: no error")
+	}
+	fsys["index.json"] = &fstest.MapFile{Data: []byte(`not json`)}
+	if _, err := LoadShippedFS(fsys, "g"); err == nil {
+		t.Error("bad index: no error")
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	ds, _ := MultiLabel2D(20, 0, 1)
+	s := Describe(ds)
+	if s.Rows != 20 || len(s.TagCounts) != 4 || !strings.Contains(s.String(), "4 tags") {
+		t.Errorf("%+v %s", s, s)
+	}
+	l, _ := LUPI2D(20, 0, 1)
+	if got := Describe(l).String(); !strings.Contains(got, "2 main + 3 second-block features, 2 classes") {
+		t.Errorf("%s", got)
+	}
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, &Dataset{}); err == nil {
+		t.Error("WriteCSV of an empty dataset: no error")
+	}
+}
