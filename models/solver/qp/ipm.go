@@ -8,6 +8,10 @@ import (
 	"gonum.org/v1/gonum/floats"
 )
 
+// progressBlockN is the problem size from which Options.Progress is also
+// called inside factorisations (every 64 block columns of the Cholesky).
+const progressBlockN = 256
+
 // iterate is the homogeneous-embedding state.
 type iterate struct {
 	x, y, z, s []float64
@@ -77,7 +81,19 @@ func (s *setup) solve(ctx context.Context, opt Options) (*Result, error) {
 	for i := range w {
 		w[i] = 1
 	}
-	if !k.factor(w) {
+	iter := 0
+	// tick runs between blocks of each factorisation: cancellation is
+	// honoured within an iteration, and for large problems Progress is also
+	// called there (same iteration number) so a browser caller can yield.
+	tick := func() error {
+		if opt.Progress != nil && n >= progressBlockN {
+			opt.Progress(iter)
+		}
+		return ctx.Err()
+	}
+	if ok, err := k.factor(w, tick); err != nil {
+		return nil, err
+	} else if !ok {
 		return nil, fmt.Errorf("%w: could not factorise the initial KKT system", ErrInput)
 	}
 	k.solve(negq, s.d, s.h, it.x, it.y, z1)
@@ -106,7 +122,6 @@ func (s *setup) solve(ctx context.Context, opt Options) (*Result, error) {
 	res := &Result{}
 	var status Status
 	stallCount := 0
-	iter := 0
 	for ; ; iter++ {
 		s.residuals(it, r)
 		tau := it.tau
@@ -167,7 +182,9 @@ func (s *setup) solve(ctx context.Context, opt Options) (*Result, error) {
 		for i := range w {
 			w[i] = it.z[i] / it.s[i]
 		}
-		if !k.factor(w) {
+		if ok, err := k.factor(w, tick); err != nil {
+			return nil, err
+		} else if !ok {
 			status = StatusStalled
 			break
 		}

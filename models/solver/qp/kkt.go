@@ -80,8 +80,9 @@ func newKKT(s *setup) *kkt {
 
 // factor builds and factorises the reduced system for weights w = z/s.
 // It returns false if no regularisation up to a large multiple of the base
-// value made the factorisation succeed.
-func (k *kkt) factor(w []float64) bool {
+// value made the factorisation succeed. tick (may be nil) runs between
+// blocks of the O(n³) work; its error aborts the factorisation.
+func (k *kkt) factor(w []float64, tick func() error) (bool, error) {
 	copy(k.w, w)
 	s, n := k.s, k.n
 	for i := 0; i < s.mA; i++ {
@@ -89,24 +90,26 @@ func (k *kkt) factor(w []float64) bool {
 	}
 	for reg := k.reg0; reg <= 1e8*k.reg0; reg *= 100 {
 		k.reg = reg
-		k.buildH()
-		U := blas64.Symmetric{N: n, Stride: n, Data: k.h, Uplo: blas.Upper}
-		if _, ok := lapack64.Potrf(U); !ok {
+		if err := k.buildH(tick); err != nil {
+			return false, err
+		}
+		ok, err := cholUpper(k.h, n, tick)
+		if err != nil {
+			return false, err
+		}
+		if !ok {
 			continue
 		}
-		if k.p == 0 {
-			return true
-		}
-		if k.factorSchur() {
-			return true
+		if k.p == 0 || k.factorSchur() {
+			return true, nil
 		}
 	}
-	return false
+	return false, nil
 }
 
 // buildH writes the upper triangle of P + AᵀW_A A + diag(bound weights) + δI
 // into k.h.
-func (k *kkt) buildH() {
+func (k *kkt) buildH(tick func() error) error {
 	s, n := k.s, k.n
 	if s.p != nil {
 		copy(k.h, s.p)
@@ -115,8 +118,11 @@ func (k *kkt) buildH() {
 			k.h[i] = 0
 		}
 	}
-	if s.mA > 0 {
-		for i := 0; i < s.mA; i++ {
+	// AᵀW_A A = Σ over blocks of rows of (√W A)ᵀ(√W A), one Syrk per block.
+	H := blas64.Symmetric{N: n, Stride: n, Data: k.h, Uplo: blas.Upper}
+	for i0 := 0; i0 < s.mA; i0 += cholBlock {
+		i1 := min(i0+cholBlock, s.mA)
+		for i := i0; i < i1; i++ {
 			row := s.a[i*n : (i+1)*n]
 			dst := k.sa[i*n : (i+1)*n]
 			f := k.sw[i]
@@ -124,9 +130,12 @@ func (k *kkt) buildH() {
 				dst[j] = f * v
 			}
 		}
-		blas64.Syrk(blas.Trans, 1,
-			blas64.General{Rows: s.mA, Cols: n, Stride: n, Data: k.sa}, 1,
-			blas64.Symmetric{N: n, Stride: n, Data: k.h, Uplo: blas.Upper})
+		blas64.Syrk(blas.Trans, 1, blas64.General{Rows: i1 - i0, Cols: n, Stride: n, Data: k.sa[i0*n : i1*n]}, 1, H)
+		if tick != nil && n > cholBlock {
+			if err := tick(); err != nil {
+				return err
+			}
+		}
 	}
 	off := s.mA
 	for j, i := range s.lo {
@@ -139,6 +148,7 @@ func (k *kkt) buildH() {
 	for i := 0; i < n; i++ {
 		k.h[i*n+i] += k.reg
 	}
+	return nil
 }
 
 // factorSchur forms M = U⁻ᵀEᵀ and factorises S = MᵀM + δ_E I.
@@ -256,7 +266,11 @@ func (k *kkt) solve(r1, r2, r3, dx, dy, dz []float64) {
 			}
 			break
 		}
+		stagnating := r > 0.5*res
 		res = r
+		if stagnating {
+			break
+		}
 	}
 	// Δz = W(GΔx − r3)
 	s.gMul(dx, dz)

@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -29,17 +26,30 @@ func CheckPSD(P *mat.SymDense, tol float64) error {
 		return nil
 	}
 	n := P.SymmetricDim()
+	data := make([]float64, n*n)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			v := P.At(i, j)
+			if !finite(v) {
+				return fmt.Errorf("%w: P[%d,%d] = %v", ErrInput, i, j, v)
+			}
+			data[i*n+j] = v
+			data[j*n+i] = v
+		}
+	}
+	return checkPSD(data, n, tol, nil, P)
+}
+
+// checkPSD is CheckPSD on a full row-major copy p of P (not modified), with
+// tick passed to the factorisation.
+func checkPSD(p []float64, n int, tol float64, tick func() error, P *mat.SymDense) error {
 	if n == 0 {
 		return nil
 	}
 	norm := 0.0
 	for i := 0; i < n; i++ {
 		row := 0.0
-		for j := 0; j < n; j++ {
-			v := P.At(i, j)
-			if !finite(v) {
-				return fmt.Errorf("%w: P[%d,%d] = %v", ErrInput, i, j, v)
-			}
+		for _, v := range p[i*n : (i+1)*n] {
 			row += math.Abs(v)
 		}
 		norm = math.Max(norm, row)
@@ -49,13 +59,15 @@ func CheckPSD(P *mat.SymDense, tol float64) error {
 	}
 	shift := tol * norm
 	data := make([]float64, n*n)
+	copy(data, p)
 	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			data[i*n+j] = P.At(i, j)
-		}
 		data[i*n+i] += shift
 	}
-	if _, ok := lapack64.Potrf(blas64.Symmetric{N: n, Stride: n, Data: data, Uplo: blas.Upper}); ok {
+	ok, err := cholUpper(data, n, tick)
+	if err != nil {
+		return err
+	}
+	if ok {
 		return nil
 	}
 	var eig mat.EigenSym

@@ -83,7 +83,11 @@ type Options struct {
 	// MaxIter caps the interior-point iterations (default 100). Hitting it
 	// returns Converged = false with the residuals reached, and no error.
 	MaxIter int
-	// Progress, if non-nil, is called once per iteration.
+	// Progress, if non-nil, is called once per iteration with the iteration
+	// number (0, 1, …). For n ≥ 256 it is also called between the blocks
+	// of each O(n³) factorisation with the current iteration number (so
+	// roughly every n²·64 flops), letting a browser caller yield often;
+	// cancellation of ctx is honoured at the same points.
 	Progress func(iter int)
 	// InfeasTol is the relative tolerance of the infeasibility certificates
 	// (default 1e-8).
@@ -197,7 +201,13 @@ func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 		return nil, err
 	}
 	if p.P != nil {
-		if err := CheckPSD(p.P, opt.PSDTol); err != nil {
+		tick := func() error {
+			if opt.Progress != nil && s.n >= progressBlockN {
+				opt.Progress(0)
+			}
+			return ctx.Err()
+		}
+		if err := checkPSD(s.p, s.n, opt.PSDTol, tick, p.P); err != nil {
 			return nil, err
 		}
 	}

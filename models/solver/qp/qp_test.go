@@ -381,3 +381,34 @@ func TestDroppedInfiniteRows(t *testing.T) {
 		t.Errorf("x = %g z = %v", r.X[0], r.Z)
 	}
 }
+
+// For n ≥ 256 Progress is also called inside the factorisations (same
+// iteration number, non-decreasing), and cancellation there is prompt.
+func TestProgressInsideFactorisation(t *testing.T) {
+	p := svmLike(300, 4)
+	var iters []int
+	r, err := Solve(context.Background(), p, Options{Progress: func(it int) { iters = append(iters, it) }})
+	if err != nil || !r.Converged {
+		t.Fatal(err)
+	}
+	for i := 1; i < len(iters); i++ {
+		if iters[i] < iters[i-1] || iters[i] > iters[i-1]+1 {
+			t.Fatalf("progress sequence not monotone: %v", iters)
+		}
+	}
+	// ⌈300/64⌉ = 5 ticks per factorisation, plus one call per iteration.
+	if len(iters) < 5*r.Iter {
+		t.Errorf("only %d progress calls for %d iterations", len(iters), r.Iter)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	calls := 0
+	_, err = Solve(ctx, p, Options{Progress: func(int) {
+		calls++
+		if calls == 3 { // inside the convexity check's factorisation
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) || calls != 3 {
+		t.Fatalf("err %v after %d calls", err, calls)
+	}
+}
