@@ -343,24 +343,24 @@ func (s *setup) fillResult(it *iterate, r *residuals, res *Result, status Status
 	res.Z = make([]float64, s.mA0)
 	res.ZLower = make([]float64, n)
 	res.ZUpper = make([]float64, n)
-	scale := 1 / it.tau
+	xscale := 1 / it.tau
+	mscale := 1 / (it.tau * s.cost) // multipliers: undo τ and the cost scale
 	switch status {
 	case StatusInfeasible:
 		// Normalise the multipliers to ‖(y, z)‖∞ = 1.
-		scale = 1 / math.Max(normInf(it.y), normInf(it.z))
+		mscale = 1 / math.Max(normInf(it.y), normInf(it.z))
 	case StatusUnbounded:
 		res.Certificate = make([]float64, n)
 		nx := normInf(it.x)
 		for i := range it.x {
 			res.Certificate[i] = it.x[i] / nx
 		}
-		scale = 1 / nx
 	}
 	if status == StatusInfeasible || status == StatusUnbounded {
 		res.X = nil
 	} else {
 		for i := range it.x {
-			res.X[i] = it.x[i] * scale
+			res.X[i] = it.x[i] * xscale
 		}
 	}
 	// The fixed variables are exact.
@@ -371,21 +371,21 @@ func (s *setup) fillResult(it *iterate, r *residuals, res *Result, status Status
 	}
 	if status != StatusUnbounded {
 		for i := 0; i < s.pE0; i++ {
-			res.Y[i] = it.y[i] * scale
+			res.Y[i] = it.y[i] * mscale
 		}
 		for j, i := range s.rowA {
-			res.Z[i] = it.z[j] * scale
+			res.Z[i] = it.z[j] * mscale
 		}
 		off := s.mA
 		for j, i := range s.lo {
-			res.ZLower[i] = it.z[off+j] * scale
+			res.ZLower[i] = it.z[off+j] * mscale
 		}
 		off += len(s.lo)
 		for j, i := range s.up {
-			res.ZUpper[i] = it.z[off+j] * scale
+			res.ZUpper[i] = it.z[off+j] * mscale
 		}
 		for j, i := range s.fix {
-			v := it.y[s.pE0+j] * scale
+			v := it.y[s.pE0+j] * mscale
 			if v > 0 {
 				res.ZUpper[i] = v
 			} else {
@@ -400,49 +400,54 @@ func (s *setup) fillResult(it *iterate, r *residuals, res *Result, status Status
 }
 
 // measure fills Obj, DualObj and the residuals of res from its X and
-// multipliers, on the original problem data.
+// multipliers. The work is done on the cost-scaled data (cP, cq) with the
+// multipliers times c, where the relative measures are those of the
+// stopping test; absolute values are then divided by c.
 func (s *setup) measure(res *Result, opt Options) {
-	n := s.n
+	n, c := s.n, s.cost
 	px := make([]float64, n)
 	s.pMul(res.X, px)
 	xPx := floats.Dot(res.X, px)
-	res.Obj = 0.5*xPx + floats.Dot(s.q, res.X)
+	obj := 0.5*xPx + floats.Dot(s.q, res.X)
 	// Dual residual Px + q + Aᵀz + Eᵀy − zL + zU, and dual objective.
 	dr := make([]float64, n)
 	for i := range dr {
-		dr[i] = px[i] + s.q[i] - res.ZLower[i] + res.ZUpper[i]
+		dr[i] = px[i] + s.q[i] + c*(res.ZUpper[i]-res.ZLower[i])
 	}
 	dobj := -0.5 * xPx
 	pres := 0.0
 	for j, i := range s.rowA {
 		row := s.a[j*n : (j+1)*n]
-		floats.AddScaled(dr, res.Z[i], row)
-		dobj -= s.h[j] * res.Z[i]
+		floats.AddScaled(dr, c*res.Z[i], row)
+		dobj -= s.h[j] * c * res.Z[i]
 		pres = math.Max(pres, floats.Dot(row, res.X)-s.h[j])
 	}
 	for i := 0; i < s.pE0; i++ {
 		row := s.e[i*n : (i+1)*n]
-		floats.AddScaled(dr, res.Y[i], row)
-		dobj -= s.d[i] * res.Y[i]
+		floats.AddScaled(dr, c*res.Y[i], row)
+		dobj -= s.d[i] * c * res.Y[i]
 		pres = math.Max(pres, math.Abs(floats.Dot(row, res.X)-s.d[i]))
 	}
 	for i := 0; i < n; i++ {
 		if l := s.lower[i]; !math.IsInf(l, -1) {
-			dobj += l * res.ZLower[i]
+			dobj += l * c * res.ZLower[i]
 			pres = math.Max(pres, l-res.X[i])
 		}
 		if u := s.upper[i]; !math.IsInf(u, 1) {
-			dobj -= u * res.ZUpper[i]
+			dobj -= u * c * res.ZUpper[i]
 			pres = math.Max(pres, res.X[i]-u)
 		}
 	}
-	res.DualObj = dobj
+	dres := normInf(dr)
+	gap := math.Abs(obj - dobj)
+	res.Obj = obj / c
+	res.DualObj = dobj / c
 	res.PrimalRes = pres
-	res.DualRes = normInf(dr)
-	res.Gap = math.Abs(res.Obj - dobj)
+	res.DualRes = dres / c
+	res.Gap = gap / c
 	pscale := 1 + math.Max(normInf(s.h), normInf(s.d))
 	dscale := 1 + math.Max(normInf(s.q), normInf(px))
 	res.RelPrimalRes = pres / pscale
-	res.RelDualRes = res.DualRes / dscale
-	res.RelGap = res.Gap / math.Max(1, math.Min(math.Abs(res.Obj), math.Abs(dobj)))
+	res.RelDualRes = dres / dscale
+	res.RelGap = gap / math.Max(1, math.Min(math.Abs(obj), math.Abs(dobj)))
 }

@@ -239,6 +239,13 @@ type setup struct {
 	d    []float64
 
 	lower, upper []float64 // normalised bounds (length n, ±Inf where none)
+
+	// cost is the objective scale c: the solver works on (cP, cq), so that
+	// ‖cq‖∞, max|cPᵢⱼ| ≤ 1 with equality for one of them, which makes the
+	// absolute parts of the stopping tests independent of the objective's
+	// units. x is unchanged; multipliers and objective are divided by c on
+	// the way out.
+	cost float64
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
@@ -271,6 +278,20 @@ func newSetup(pr *Problem) (*setup, error) {
 				s.p[i*n+j] = v
 				s.p[j*n+i] = v
 			}
+		}
+	}
+	big := normInf(s.q)
+	for _, v := range s.p {
+		big = math.Max(big, math.Abs(v))
+	}
+	s.cost = 1
+	if big > 0 {
+		s.cost = 1 / big
+		for i := range s.q {
+			s.q[i] *= s.cost
+		}
+		for i := range s.p {
+			s.p[i] *= s.cost
 		}
 	}
 	// Inequalities Ax ≤ b.

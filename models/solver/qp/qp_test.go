@@ -412,3 +412,59 @@ func TestProgressInsideFactorisation(t *testing.T) {
 		t.Fatalf("err %v after %d calls", err, calls)
 	}
 }
+
+// Edge cases with known answers: zero constraint rows, n = 1, all variables
+// fixed, and objectives in tiny or huge units (the cost scaling must make the
+// stopping test relative, not absolute).
+func TestEdgeCases(t *testing.T) {
+	I2 := mat.NewSymDense(2, []float64{1, 0, 0, 1})
+	scaled := func(c float64) *Problem {
+		return &Problem{P: mat.NewSymDense(2, []float64{c, 0, 0, c}), Q: []float64{2 * c, -3 * c}, Lower: []float64{-1, -1}, Upper: []float64{1, 1}}
+	}
+	cases := []struct {
+		name string
+		p    *Problem
+		x    []float64
+		obj  float64
+		err  error
+	}{
+		{"zero_row_ok", &Problem{P: I2, Q: []float64{1, -1}, A: mat.NewDense(2, 2, []float64{0, 0, 1, 1}), B: []float64{1, 0.5}}, []float64{-1, 1}, -1, nil},
+		{"zero_row_bad", &Problem{P: I2, Q: []float64{1, -1}, A: mat.NewDense(2, 2, []float64{0, 0, 1, 1}), B: []float64{-1, 0.5}}, nil, 0, ErrInfeasible},
+		{"zero_eq_row_ok", &Problem{P: I2, Q: []float64{1, -1}, E: mat.NewDense(2, 2, []float64{0, 0, 1, 1}), D: []float64{0, 0.5}}, []float64{-0.75, 1.25}, -0.9375, nil},
+		{"zero_eq_row_bad", &Problem{P: I2, Q: []float64{1, -1}, E: mat.NewDense(2, 2, []float64{0, 0, 1, 1}), D: []float64{1, 0.5}}, nil, 0, ErrInfeasible},
+		{"n1", &Problem{P: mat.NewSymDense(1, []float64{2}), Q: []float64{-4}}, []float64{2}, -4, nil},
+		{"n1_lp_box", &Problem{Q: []float64{-4}, Lower: []float64{-1}, Upper: []float64{3}}, []float64{3}, -12, nil},
+		{"all_fixed", &Problem{Q: []float64{1, 2}, Lower: []float64{1, 2}, Upper: []float64{1, 2}}, []float64{1, 2}, 5, nil},
+		{"all_fixed_ineq_bad", &Problem{Q: []float64{1, 2}, Lower: []float64{1, 2}, Upper: []float64{1, 2}, A: mat.NewDense(1, 2, []float64{1, 1}), B: []float64{2}}, nil, 0, ErrInfeasible},
+		// min c(½‖x‖² + 2x₁ − 3x₂) on the box: x = (−1, 1), objective c(1 − 2 − 3) = −4c.
+		{"tiny_units", scaled(1e-12), []float64{-1, 1}, -4e-12, nil},
+		{"huge_units", scaled(1e12), []float64{-1, 1}, -4e12, nil},
+		{"big_finite_bounds", &Problem{P: I2, Q: []float64{1, -1}, Lower: []float64{-1e15, -1e15}, Upper: []float64{1e15, 1e15}}, []float64{-1, 1}, -1, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := Solve(context.Background(), c.p, Options{})
+			if c.err != nil {
+				if !errors.Is(err, c.err) {
+					t.Fatalf("want %v, got %v", c.err, err)
+				}
+				return
+			}
+			if err != nil || !r.Converged {
+				t.Fatalf("err %v converged %v", err, r != nil && r.Converged)
+			}
+			if rel := math.Abs(r.Obj-c.obj) / math.Abs(c.obj); rel > 1e-8 {
+				t.Errorf("obj %.12g, want %.12g (rel %.2g)", r.Obj, c.obj, rel)
+			}
+			for i := range c.x {
+				if math.Abs(r.X[i]-c.x[i]) > 1e-6 {
+					t.Errorf("x = %v, want %v", r.X, c.x)
+					break
+				}
+			}
+			if pr, du, co := kktCheck(c.p, r); pr > 1e-8 || du > 1e-7 || co > 1e-7*math.Abs(c.obj) {
+				t.Errorf("KKT %.2g %.2g %.2g", pr, du, co)
+			}
+		})
+	}
+}
