@@ -2,8 +2,11 @@ package joint
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"lupilab/models/experiment"
 )
@@ -28,4 +31,25 @@ func TestExperimentQuick(t *testing.T) {
 		t.Error("the paper's row is missing")
 	}
 	t.Log("\n" + md)
+}
+
+// TestExperimentShipped runs the experiment on the shipped digits-tags data:
+// the browser-sized run always (when the data are present), the full run when
+// JOINT_FULL=1 (it prints the markdown table).
+func TestExperimentShipped(t *testing.T) {
+	dir := "../../web/datasets"
+	if _, err := os.Stat(filepath.Join(dir, "digits-tags.csv")); err != nil {
+		t.Skip("web/datasets/digits-tags.csv not present")
+	}
+	e, err := experiment.Lookup("jointsvm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	quick := os.Getenv("JOINT_FULL") == ""
+	t0 := time.Now()
+	res, err := e.Run(context.Background(), experiment.Config{Quick: quick, Seed: 1, DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("quick=%v, %.1f s\n%s", quick, time.Since(t0).Seconds(), res.Markdown())
 }
