@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sort"
 
 	"gonum.org/v1/gonum/floats"
 )
@@ -122,6 +123,12 @@ func (s *setup) solve(ctx context.Context, opt Options) (*Result, error) {
 	res := &Result{}
 	var status Status
 	stallCount := 0
+	lastStep := 0.0
+	// The best iterate so far (by the worst of the three relative measures)
+	// is what a run that stalls or hits MaxIter returns.
+	best := &iterate{x: make([]float64, n), y: make([]float64, pE), z: make([]float64, m), s: make([]float64, m)}
+	bestMeasure := math.Inf(1)
+	bestIter := 0
 	for ; ; iter++ {
 		s.residuals(it, r)
 		tau := it.tau
@@ -159,9 +166,13 @@ func (s *setup) solve(ctx context.Context, opt Options) (*Result, error) {
 			status = StatusStalled
 			break
 		}
+		if meas := math.Max(relP, math.Max(relD, relGap)); meas < bestMeasure {
+			bestMeasure, bestIter = meas, iter
+			copyIterate(best, it)
+		}
 		if opt.Trace != nil {
 			opt.Trace(Info{Iter: iter, PrimalObj: pobj, DualObj: dobj, PrimalRes: relP, DualRes: relD, Gap: relGap,
-				Mu: mu, Tau: it.tau, Kappa: it.kappa, Regularization: k.reg})
+				Mu: mu, Tau: it.tau, Kappa: it.kappa, Step: lastStep, Regularization: k.reg})
 		}
 		if iter >= opt.MaxIter {
 			status = StatusMaxIter
@@ -257,6 +268,7 @@ func (s *setup) solve(ctx context.Context, opt Options) (*Result, error) {
 		} else {
 			stallCount = 0
 		}
+		lastStep = alpha
 		floats.AddScaled(it.x, alpha, dxa)
 		floats.AddScaled(it.y, alpha, dya)
 		floats.AddScaled(it.z, alpha, dza)
@@ -264,16 +276,89 @@ func (s *setup) solve(ctx context.Context, opt Options) (*Result, error) {
 		it.tau += alpha * dtau
 		it.kappa += alpha * dkap
 	}
+	if (status == StatusStalled || status == StatusMaxIter) && bestMeasure < math.Inf(1) && bestIter != iter {
+		// Return the best iterate seen (the last one may be worse, or NaN).
+		copyIterate(it, best)
+		s.residuals(it, r)
+	}
 	s.fillResult(it, r, res, status, iter, opt)
 	switch status {
 	case StatusInfeasible:
-		return res, fmt.Errorf("%w: found Farkas multipliers (z ≥ 0, y) with ‖Aᵀz + Eᵀy − zLower + zUpper‖∞ ≤ %.0e · (−(bᵀz + dᵀy − lᵀzLower + uᵀzUpper)); "+
-			"they are in Result.Y/Z/ZLower/ZUpper", ErrInfeasible, opt.InfeasTol)
+		return res, fmt.Errorf("%w: no x satisfies Ax ≤ b, Ex = d, l ≤ x ≤ u; conflicting constraints: %s "+
+			"(Farkas certificate in Result.Y/Z/ZLower/ZUpper: ‖Aᵀz + Eᵀy − zLower + zUpper‖∞ ≤ %.0e·(−(bᵀz + dᵀy − lᵀzLower + uᵀzUpper)))",
+			ErrInfeasible, conflicting(res), opt.InfeasTol)
 	case StatusUnbounded:
-		return res, fmt.Errorf("%w: found a direction d (Result.Certificate) with qᵀd = %.3g < 0, Pd ≈ 0, Ed ≈ 0, Ad ≤ 0 and the bounds respected (to %.0e relative); "+
-			"the objective decreases without limit along it from any feasible point", ErrUnbounded, floats.Dot(s.q, res.Certificate), opt.InfeasTol)
+		return res, fmt.Errorf("%w: along the direction d in Result.Certificate the objective falls linearly (qᵀd = %.3g < 0) "+
+			"while Pd ≈ 0, Ed ≈ 0, Ad ≤ 0 and the bounds hold (to %.0e relative), so it decreases without limit from any feasible point; "+
+			"largest components of d: %s", ErrUnbounded, floats.Dot(s.q, res.Certificate)/s.cost, opt.InfeasTol, topIndices(res.Certificate, "x"))
 	}
 	return res, nil
+}
+
+// conflicting names the constraints carrying the largest Farkas multipliers
+// (at most 6 with multiplier ≥ 1e-3 of the largest, which is 1), e.g.
+// "A row 3, x[2] ≥ lower".
+func conflicting(r *Result) string {
+	type item struct {
+		name string
+		v    float64
+	}
+	var items []item
+	for i, v := range r.Z {
+		items = append(items, item{fmt.Sprintf("A row %d", i), v})
+	}
+	for i, v := range r.Y {
+		items = append(items, item{fmt.Sprintf("E row %d", i), math.Abs(v)})
+	}
+	for i := range r.ZLower {
+		items = append(items, item{fmt.Sprintf("x[%d] ≥ lower", i), r.ZLower[i]}, item{fmt.Sprintf("x[%d] ≤ upper", i), r.ZUpper[i]})
+	}
+	sort.SliceStable(items, func(a, b int) bool { return items[a].v > items[b].v })
+	out := ""
+	for k, it := range items {
+		if k == 6 || it.v < 1e-3 {
+			if it.v >= 1e-3 {
+				out += ", …"
+			}
+			break
+		}
+		if k > 0 {
+			out += ", "
+		}
+		out += it.name
+	}
+	return out
+}
+
+// topIndices lists the (at most 6) largest |v[i]| ≥ 1e-3 (‖v‖∞ = 1) as name[i].
+func topIndices(v []float64, name string) string {
+	idx := make([]int, len(v))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return math.Abs(v[idx[a]]) > math.Abs(v[idx[b]]) })
+	out := ""
+	for k, i := range idx {
+		if k == 6 || math.Abs(v[i]) < 1e-3 {
+			if math.Abs(v[i]) >= 1e-3 {
+				out += ", …"
+			}
+			break
+		}
+		if k > 0 {
+			out += ", "
+		}
+		out += fmt.Sprintf("%s[%d]", name, i)
+	}
+	return out
+}
+
+func copyIterate(dst, src *iterate) {
+	copy(dst.x, src.x)
+	copy(dst.y, src.y)
+	copy(dst.z, src.z)
+	copy(dst.s, src.s)
+	dst.tau, dst.kappa = src.tau, src.kappa
 }
 
 // maxStep returns the largest α with s+αΔs, z+αΔz, τ+αΔτ, κ+αΔκ ≥ 0

@@ -37,12 +37,13 @@ func CheckPSD(P *mat.SymDense, tol float64) error {
 			data[j*n+i] = v
 		}
 	}
-	return checkPSD(data, n, tol, nil, P)
+	return checkPSD(data, n, tol, nil, 1)
 }
 
-// checkPSD is CheckPSD on a full row-major copy p of P (not modified), with
-// tick passed to the factorisation.
-func checkPSD(p []float64, n int, tol float64, tick func() error, P *mat.SymDense) error {
+// checkPSD is CheckPSD on a full row-major copy p of the matrix (not
+// modified), with tick passed to the factorisation. p may be a scaled copy
+// of the user's P; unscale converts numbers in the message back (P = unscale·p).
+func checkPSD(p []float64, n int, tol float64, tick func() error, unscale float64) error {
 	if n == 0 {
 		return nil
 	}
@@ -71,8 +72,8 @@ func checkPSD(p []float64, n int, tol float64, tick func() error, P *mat.SymDens
 		return nil
 	}
 	var eig mat.EigenSym
-	if !eig.Factorize(P, false) {
-		return fmt.Errorf("%w: Cholesky of P + %.3g·I failed and the eigen-decomposition did not converge", ErrNotPSD, shift)
+	if !eig.Factorize(mat.NewSymDense(n, append([]float64(nil), p...)), false) {
+		return fmt.Errorf("%w: Cholesky of P + %.3g·I failed and the eigen-decomposition did not converge", ErrNotPSD, shift*unscale)
 	}
 	vals := eig.Values(nil)
 	lmin := vals[0]
@@ -87,5 +88,5 @@ func checkPSD(p []float64, n int, tol float64, tick func() error, P *mat.SymDens
 		}
 	}
 	return fmt.Errorf("%w: smallest eigenvalue %.6g < −%.3g (= −%.3g·‖P‖∞, ‖P‖∞ = %.6g), %d of %d eigenvalues negative; the QP is not convex",
-		ErrNotPSD, lmin, shift, tol, norm, neg, n)
+		ErrNotPSD, lmin*unscale, shift*unscale, tol, norm*unscale, neg, n)
 }

@@ -82,6 +82,8 @@ type Options struct {
 	Tol float64
 	// MaxIter caps the interior-point iterations (default 100). Hitting it
 	// returns Converged = false with the residuals reached, and no error.
+	// A run that stalls or hits MaxIter returns its best iterate (smallest
+	// worst relative measure).
 	MaxIter int
 	// Progress, if non-nil, is called once per iteration with the iteration
 	// number (0, 1, …). For n ≥ 256 it is also called between the blocks
@@ -150,7 +152,7 @@ type Result struct {
 	X         []float64 // primal solution (length n); nil when infeasible/unbounded
 	Obj       float64   // ½xᵀPx + qᵀx at X
 	DualObj   float64   // Lagrangian dual objective at (X, Y, Z, ZLower, ZUpper)
-	Iter      int       // iterations taken
+	Iter      int       // interior-point iterations (factorisations) taken
 	Converged bool      // Status == StatusOptimal
 	Status    Status
 
@@ -207,7 +209,7 @@ func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 			}
 			return ctx.Err()
 		}
-		if err := checkPSD(s.p, s.n, opt.PSDTol, tick, p.P); err != nil {
+		if err := checkPSD(s.p, s.n, opt.PSDTol, tick, 1/s.cost); err != nil {
 			return nil, err
 		}
 	}
