@@ -15,10 +15,13 @@ package svmplus
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
+	"sync"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -206,6 +209,43 @@ func privileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lambda f
 	return &qlam{dense: q}, nil
 }
 
+// qcache keeps the last Qλ. Qλ depends on K̃, C and λ but not on the labels,
+// so the one-vs-rest tasks of a multi-class fit (the paper's protocol) share
+// it, as they share K̃ in the paper's timing.
+var qcache struct {
+	sync.Mutex
+	key string
+	q   *qlam
+}
+
+func cachedPrivileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lambda float64) (*qlam, error) {
+	h := fnv.New64a()
+	r, c := Z.Dims()
+	var buf [8]byte
+	for i := 0; i < r; i++ {
+		for _, v := range Z.RawRowView(i) {
+			binary.LittleEndian.PutUint64(buf[:], math.Float64bits(v))
+			h.Write(buf[:])
+		}
+	}
+	key := fmt.Sprintf("%d×%d|%x|%+v|%x|%x", r, c, h.Sum64(), kz, math.Float64bits(C), math.Float64bits(lambda))
+	qcache.Lock()
+	if qcache.key == key {
+		q := qcache.q
+		qcache.Unlock()
+		return q, nil
+	}
+	qcache.Unlock()
+	q, err := privileged(ctx, Z, kz, C, lambda)
+	if err != nil {
+		return nil, err
+	}
+	qcache.Lock()
+	qcache.key, qcache.q = key, q
+	qcache.Unlock()
+	return q, nil
+}
+
 // svm2Options are the solver settings shared by the model and the tests.
 type svm2Options struct {
 	Eps float64
@@ -262,7 +302,7 @@ func fitSVM2Plus(ctx context.Context, train *data.Dataset, y []float64, v model.
 		return nil, err
 	}
 	opt.Report(model.Progress{Fraction: 0, Stage: "Qλ (eq 5)"})
-	q, err := privileged(ctx, train.Z, kz, C, lambda)
+	q, err := cachedPrivileged(ctx, train.Z, kz, C, lambda)
 	if err != nil {
 		return nil, err
 	}

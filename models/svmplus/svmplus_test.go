@@ -330,7 +330,47 @@ func randPSD(n int, r *rand.Rand) *mat.SymDense {
 	return kernel.Kernel{Kind: kernel.RBF, Gamma: 0.5}.Gram(Z)
 }
 
-// TestQLambdaClosedForm: eq (5) by Cholesky equals (1/C)(I − (I + (C/λ)K̃)⁻¹).
+// qlambdaEq5 is eq (5) written literally, (1/λ)(K̃ − K̃(λ/C·I + K̃)⁻¹K̃),
+// with an LU solve.
+func qlambdaEq5(kt *mat.SymDense, C, lambda float64) *mat.Dense {
+	n := kt.SymmetricDim()
+	a := mat.NewDense(n, n, nil)
+	a.Copy(kt)
+	for i := 0; i < n; i++ {
+		a.Set(i, i, a.At(i, i)+lambda/C)
+	}
+	var x, p mat.Dense
+	if err := x.Solve(a, kt); err != nil {
+		panic(err)
+	}
+	p.Mul(kt, &x)
+	p.Sub(kt, &p)
+	p.Scale(1/lambda, &p)
+	return &p
+}
+
+// qlambdaClosed is (1/C)(I − (I + (C/λ)K̃)⁻¹) with an explicit LU inverse.
+func qlambdaClosed(kt *mat.SymDense, C, lambda float64) *mat.Dense {
+	n := kt.SymmetricDim()
+	m := mat.NewDense(n, n, nil)
+	m.Scale(C/lambda, kt)
+	for i := 0; i < n; i++ {
+		m.Set(i, i, m.At(i, i)+1)
+	}
+	var inv mat.Dense
+	if err := inv.Inverse(m); err != nil {
+		panic(err)
+	}
+	inv.Scale(-1, &inv)
+	for i := 0; i < n; i++ {
+		inv.Set(i, i, inv.At(i, i)+1)
+	}
+	inv.Scale(1/C, &inv)
+	return &inv
+}
+
+// TestQLambdaClosedForm: Qλ by Cholesky equals eq (5) written literally and
+// the closed form (1/C)(I − (I + (C/λ)K̃)⁻¹), both by LU.
 func TestQLambdaClosedForm(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, cl := range [][2]float64{{1, 1}, {10, 0.1}, {0.01, 100}, {1000, 0.001}} {
@@ -339,15 +379,13 @@ func TestQLambdaClosedForm(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := QLambdaClosedForm(kt, cl[0], cl[1])
-		if err != nil {
-			t.Fatal(err)
-		}
 		scale := 1 / cl[0]
-		for i := 0; i < 40; i++ {
-			for j := 0; j < 40; j++ {
-				if math.Abs(a.At(i, j)-b.At(i, j)) > 1e-9*scale {
-					t.Fatalf("C=%g λ=%g: Qλ[%d][%d] Cholesky %v, closed form %v", cl[0], cl[1], i, j, a.At(i, j), b.At(i, j))
+		for name, b := range map[string]*mat.Dense{"eq (5)": qlambdaEq5(kt, cl[0], cl[1]), "closed form": qlambdaClosed(kt, cl[0], cl[1])} {
+			for i := 0; i < 40; i++ {
+				for j := 0; j < 40; j++ {
+					if math.Abs(a.At(i, j)-b.At(i, j)) > 1e-9*scale {
+						t.Fatalf("C=%g λ=%g: Qλ[%d][%d] Cholesky %v, %s %v", cl[0], cl[1], i, j, a.At(i, j), name, b.At(i, j))
+					}
 				}
 			}
 		}
@@ -363,7 +401,7 @@ func TestQLambdaClosedForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := QLambdaClosedForm(kernel.Kernel{Kind: kernel.Linear}.Gram(Z), 2, 0.5)
+	b := qlambdaClosed(kernel.Kernel{Kind: kernel.Linear}.Gram(Z), 2, 0.5)
 	var vv mat.Dense
 	vv.Mul(v, v.T())
 	if !mat.EqualApprox(&vv, b, 1e-10) {

@@ -1,0 +1,200 @@
+package svmplus
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"lupilab/models/data"
+	"lupilab/models/model"
+)
+
+// benchData makes a LUPI problem: a latent u ∈ R¹⁰ decides the label, X
+// sees u through a random map with heavy noise (d = 20), Z through another
+// with light noise (s = 30).
+func benchData(n int, seed uint64) *data.Dataset {
+	r := rand.New(rand.NewPCG(seed, 99))
+	const k, d, s = 10, 20, 30
+	w := make([]float64, k)
+	for i := range w {
+		w[i] = r.NormFloat64()
+	}
+	A := make([]float64, k*d)
+	B := make([]float64, k*s)
+	for i := range A {
+		A[i] = r.NormFloat64() / math.Sqrt(k)
+	}
+	for i := range B {
+		B[i] = r.NormFloat64() / math.Sqrt(k)
+	}
+	ds := &data.Dataset{Name: "bench", Kind: data.KindLUPI, X: mat.NewDense(n, d, nil), Z: mat.NewDense(n, s, nil), Classes: []string{"neg", "pos"}}
+	u := make([]float64, k)
+	for i := 0; i < n; i++ {
+		var t float64
+		for j := range u {
+			u[j] = r.NormFloat64()
+			t += u[j] * w[j]
+		}
+		c := 0
+		if t > 0 {
+			c = 1
+		}
+		ds.Y = append(ds.Y, c)
+		for j := 0; j < d; j++ {
+			var v float64
+			for l := range u {
+				v += A[l*d+j] * u[l]
+			}
+			ds.X.Set(i, j, v+1.0*r.NormFloat64())
+		}
+		for j := 0; j < s; j++ {
+			var v float64
+			for l := range u {
+				v += B[l*s+j] * u[l]
+			}
+			ds.Z.Set(i, j, v+0.1*r.NormFloat64())
+		}
+	}
+	return ds
+}
+
+func timeFit(ctx context.Context, id string, ds *data.Dataset, v model.Values) (float64, *model.Report, error) {
+	spec, err := model.Lookup(id)
+	if err != nil {
+		return 0, nil, err
+	}
+	rv, err := spec.Resolve(v)
+	if err != nil {
+		return 0, nil, err
+	}
+	start := time.Now()
+	f, err := spec.Fit(ctx, ds, rv, model.Options{})
+	if err != nil {
+		return time.Since(start).Seconds(), nil, err
+	}
+	return time.Since(start).Seconds(), f.Report(), nil
+}
+
+// TestBenchTable prints SVM2+ training time against the SVM and SVM1+ for
+// growing n. It runs only with LUPI_BENCH_SVMPLUS=1 (scripts/bench-svmplus.sh);
+// timings are printed, never asserted. LUPI_BENCH_N overrides the sizes,
+// LUPI_BENCH_ZKERNEL the privileged kernel (linear or rbf), LUPI_BENCH_LIMIT
+// the per-fit time limit in seconds (default 300).
+func TestBenchTable(t *testing.T) {
+	if os.Getenv("LUPI_BENCH_SVMPLUS") == "" {
+		t.Skip("set LUPI_BENCH_SVMPLUS=1 (scripts/bench-svmplus.sh)")
+	}
+	sizes := []int{250, 500, 1000, 2000, 4000}
+	if s := os.Getenv("LUPI_BENCH_N"); s != "" {
+		sizes = nil
+		for _, f := range strings.Split(s, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sizes = append(sizes, n)
+		}
+	}
+	zk := os.Getenv("LUPI_BENCH_ZKERNEL")
+	if zk == "" {
+		zk = "linear"
+	}
+	limit := 300.0
+	if s := os.Getenv("LUPI_BENCH_LIMIT"); s != "" {
+		limit, _ = strconv.ParseFloat(s, 64)
+	}
+	C, lam := os.Getenv("LUPI_BENCH_C"), os.Getenv("LUPI_BENCH_LAMBDA")
+	if C == "" {
+		C = "1"
+	}
+	if lam == "" {
+		lam = "1"
+	}
+	fmt.Printf("SVM2+ vs SVM vs SVM1+: d = 20, s = 30, linear kernel on X, %s kernel on Z (zgamma = 1/30), C = %s, λ = %s, eps = 1e-3\n", zk, C, lam)
+	fmt.Printf("%6s %10s %10s %10s %12s %12s  %s\n", "n", "SVM (s)", "SVM2+ (s)", "SVM1+ (s)", "SVM2+/SVM", "SVM1+/SVM2+", "notes")
+	for _, n := range sizes {
+		ds := benchData(n, uint64(n))
+		sc, _ := data.FitScaler(ds, "standard")
+		ds = sc.Apply(ds)
+		common := model.Values{"C": C, "kernel": "linear"}
+		plus := model.Values{"C": C, "lambda": lam, "kernel": "linear", "zkernel": zk, "zgamma": strconv.FormatFloat(1.0/30, 'g', -1, 64)}
+		// Warm up once (page faults, lazy init), then take the best of a few
+		// runs for the fast models.
+		best := func(id string, v model.Values, reps int) (float64, *model.Report, error) {
+			b := math.Inf(1)
+			var rep *model.Report
+			for r := 0; r < reps; r++ {
+				s, rp, err := timeFit(context.Background(), id, ds, v)
+				if err != nil {
+					return 0, nil, err
+				}
+				if s < b {
+					b, rep = s, rp
+				}
+			}
+			return b, rep, nil
+		}
+		reps := 3
+		if n >= 2000 {
+			reps = 2
+		}
+		tSVM, _, err := best("svm", common, reps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t2, r2, err := best("svm2plus", plus, reps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(limit*float64(time.Second)))
+		t1, r1, err := timeFit(ctx, "svm1plus", ds, plus)
+		cancel()
+		note := fmt.Sprintf("SVM2+ %d it, ", r2.Iterations)
+		s1 := fmt.Sprintf("%10.4g", t1)
+		ratio := fmt.Sprintf("%12.3g", t1/t2)
+		if err != nil {
+			s1 = fmt.Sprintf(">%9.4g", limit)
+			ratio = fmt.Sprintf(">%11.3g", limit/t2)
+			note += "SVM1+ stopped at the time limit"
+		} else {
+			note += fmt.Sprintf("SVM1+ %d it", r1.Iterations)
+			if len(r1.Warnings) > 0 {
+				note += " (" + strings.Join(r1.Warnings, "; ")[:40] + "…)"
+			}
+		}
+		fmt.Printf("%6d %10.4g %10.4g %s %12.3g %s  %s\n", n, tSVM, t2, s1, t2/tSVM, ratio, note)
+	}
+}
+
+// BenchmarkSVM2Plus and friends time one fit at n = 1000 (go test -bench).
+func benchmarkFit(b *testing.B, id string, v model.Values) {
+	ds := benchData(1000, 1000)
+	sc, _ := data.FitScaler(ds, "standard")
+	ds = sc.Apply(ds)
+	for b.Loop() {
+		if _, _, err := timeFit(context.Background(), id, ds, v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSVM1000 is the plain SVM at n = 1000.
+func BenchmarkSVM1000(b *testing.B) { benchmarkFit(b, "svm", model.Values{"kernel": "linear"}) }
+
+// BenchmarkSVM2Plus1000 is SVM2+ at n = 1000 (linear kernels).
+func BenchmarkSVM2Plus1000(b *testing.B) {
+	benchmarkFit(b, "svm2plus", model.Values{"kernel": "linear", "zkernel": "linear"})
+}
+
+// BenchmarkSVM1Plus1000 is SVM1+ at n = 1000 (linear kernels).
+func BenchmarkSVM1Plus1000(b *testing.B) {
+	benchmarkFit(b, "svm1plus", model.Values{"kernel": "linear", "zkernel": "linear"})
+}
