@@ -8,7 +8,7 @@
 //	    JSON list of model specs: id, name, paper, equations, task, family,
 //	    parameters with defaults and ranges.
 //	lupi fit -model ID -train FILE [-test FILE] [-set name=value]... [-seed N] [-o model.json]
-//	         [-train-z FILE] [-test-z FILE] [-twoview]
+//	         [-train-z FILE] [-test-z FILE] [-twoview] [-train-metrics=false]
 //	    Fits a model and prints one JSON object: model, params, n_train,
 //	    n_test, train_seconds, converged, iterations, objective (the dual
 //	    objective in minimisation form, as LIBSVM's obj), n_support, rho and
@@ -240,6 +240,7 @@ func cmdFit(ctx context.Context, args []string, stdout io.Writer) error {
 	twoview := fs.Bool("twoview", false, "Z is a second view (not privileged information)")
 	seed := fs.Int64("seed", 1, "seed for anything random")
 	outPath := fs.String("o", "", "save the fitted model to this file")
+	trainMetrics := fs.Bool("train-metrics", true, "score the training data (false: skip it, e.g. when timing)")
 	sets := setFlags{}
 	fs.Var(sets, "set", "hyper-parameter name=value (repeatable)")
 	if err := parse(fs, args); err != nil {
@@ -301,8 +302,12 @@ func cmdFit(ctx context.Context, args []string, stdout io.Writer) error {
 	if len(rep.Warnings) > 0 {
 		out["warnings"] = rep.Warnings
 	}
-	if out["train_metrics"], err = score(spec, fitted, train, rep); err != nil {
-		return err
+	if *trainMetrics {
+		if out["train_metrics"], err = score(spec, fitted, train, rep); err != nil {
+			return err
+		}
+	} else if len(rep.Extras) > 0 {
+		out["train_metrics"] = rep.Extras
 	}
 	if test != nil {
 		out["n_test"] = test.Rows()

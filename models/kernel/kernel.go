@@ -99,7 +99,7 @@ func (k Kernel) fromDot(dot, aa, bb float64) float64 {
 		if d < 0 {
 			d = 0
 		}
-		return math.Exp(-k.Gamma * d)
+		return fastExp(-k.Gamma * d)
 	case Poly:
 		return powi(k.Gamma*dot+k.Coef0, k.Degree)
 	case Sigmoid:
@@ -132,7 +132,7 @@ func (k Kernel) Eval(a, b []float64) float64 {
 			d := a[i] - b[i]
 			s += d * d
 		}
-		return math.Exp(-k.Gamma * s)
+		return fastExp(-k.Gamma * s)
 	}
 	return k.fromDot(floats.Dot(a, b), 0, 0)
 }

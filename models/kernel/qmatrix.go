@@ -92,17 +92,28 @@ func (q *QMatrix) Row(i int, dst []float64) {
 }
 
 // SubRow writes Q_{i, idx[t]} into dst[t] for every t.
-func (q *QMatrix) SubRow(i int, idx []int, dst []float64) {
-	xi := q.row(i)
-	sqi := q.sq[i]
+func (q *QMatrix) SubRow(i int, idx []int, dst []float64) { subRow(q, i, idx, dst) }
+
+// SubRow32 is SubRow rounding to float32 (for single-precision row caches).
+func (q *QMatrix) SubRow32(i int, idx []int, dst []float32) { subRow(q, i, idx, dst) }
+
+func subRow[T ~float32 | ~float64](q *QMatrix, i int, idx []int, dst []T) {
+	dst = dst[:len(idx)]
 	d := q.d
+	xi := q.x[i*d : i*d+d : i*d+d]
+	sqi := q.sq[i]
+	si := 1.0
+	if q.s != nil {
+		si = q.s[i]
+	}
 	switch q.k.Kind {
 	case RBF:
 		g := -q.k.Gamma
 		for t, j := range idx {
-			xj := q.x[j*d : (j+1)*d]
+			xj := q.x[j*d : j*d+d : j*d+d]
 			var dot float64
-			if d <= 16 {
+			if d <= 32 {
+				xj = xj[:len(xi)]
 				for c, v := range xi {
 					dot += v * xj[c]
 				}
@@ -113,35 +124,33 @@ func (q *QMatrix) SubRow(i int, idx []int, dst []float64) {
 			if dist < 0 {
 				dist = 0
 			}
-			dst[t] = math.Exp(g * dist)
+			v := fastExp(g * dist)
+			if q.s != nil {
+				v *= si * q.s[j]
+			}
+			if j == i {
+				v += q.shift
+			}
+			dst[t] = T(v)
 		}
 	case Precomputed:
 		for t, j := range idx {
-			dst[t] = q.entry(i, j)
+			v := q.entry(i, j)
+			if j == i {
+				v += q.shift
+			}
+			dst[t] = T(v)
 		}
-		q.finish(i, idx, dst, true)
-		return
 	default:
 		for t, j := range idx {
-			dst[t] = q.k.fromDot(floats.Dot(xi, q.x[j*d:(j+1)*d]), sqi, q.sq[j])
-		}
-	}
-	q.finish(i, idx, dst, false)
-}
-
-// finish applies signs (unless already applied) and the diagonal shift.
-func (q *QMatrix) finish(i int, idx []int, dst []float64, signed bool) {
-	if q.s != nil && !signed {
-		si := q.s[i]
-		for t, j := range idx {
-			dst[t] *= si * q.s[j]
-		}
-	}
-	if q.shift != 0 {
-		for t, j := range idx {
-			if j == i {
-				dst[t] += q.shift
+			v := q.k.fromDot(floats.Dot(xi, q.x[j*d:(j+1)*d]), sqi, q.sq[j])
+			if q.s != nil {
+				v *= si * q.s[j]
 			}
+			if j == i {
+				v += q.shift
+			}
+			dst[t] = T(v)
 		}
 	}
 }

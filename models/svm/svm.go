@@ -230,6 +230,14 @@ func (s *shifted) SubRow(i int, idx []int, dst []float64) {
 		}
 	}
 }
+func (s *shifted) SubRow32(i int, idx []int, dst []float32) {
+	s.QMatrix.SubRow32(i, idx, dst)
+	for t, j := range idx {
+		if j == i {
+			dst[t] = float32(float64(dst[t]) + s.d[i])
+		}
+	}
+}
 
 func build(X *mat.Dense, y []float64, p Params, res *smo.Result, cost []float64) *Model {
 	n, d := X.Dims()

@@ -92,15 +92,9 @@ func (c *rowCache[T]) get(pos, length int, fill func(pos, from int, dst []T)) []
 	return e.data
 }
 
-// swap exchanges positions i < j: the rows themselves and, in every cached
-// row, entries i and j (a row that covers i but not j is cut back to i).
-func (c *rowCache[T]) swap(i, j int) {
-	if i == j {
-		return
-	}
-	if i > j {
-		i, j = j, i
-	}
+// swapRows exchanges the rows cached for positions i and j (their
+// entries are moved by swapBatch).
+func (c *rowCache[T]) swapRows(i, j int) {
 	c.rows[i], c.rows[j] = c.rows[j], c.rows[i]
 	if c.rows[i] != nil {
 		c.rows[i].pos = i
@@ -108,13 +102,31 @@ func (c *rowCache[T]) swap(i, j int) {
 	if c.rows[j] != nil {
 		c.rows[j].pos = j
 	}
+}
+
+// swapBatch applies the position swaps (i < j each, in order) to the
+// entries of every cached row: entries i and j are exchanged, and a row that
+// covers i but not j is cut back to i. Doing a whole batch row by row keeps
+// each row in cache while it is permuted (LIBSVM walks all rows per swap).
+func (c *rowCache[T]) swapBatch(sw [][2]int) {
+	if len(sw) == 0 {
+		return
+	}
 	for e := c.head.next; e != &c.head; e = e.next {
-		if len(e.data) > i {
-			if len(e.data) > j {
-				e.data[i], e.data[j] = e.data[j], e.data[i]
-			} else {
-				e.data = e.data[:i]
+		d := e.data
+		n := len(d)
+		for _, p := range sw {
+			i, j := p[0], p[1]
+			if n > i {
+				if n > j {
+					d[i], d[j] = d[j], d[i]
+				} else {
+					n = i
+				}
 			}
+		}
+		if n != len(d) {
+			e.data = d[:n]
 		}
 	}
 }

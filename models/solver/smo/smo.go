@@ -50,6 +50,12 @@ type SubRower interface {
 	SubRow(i int, idx []int, dst []float64)
 }
 
+// SubRower32 is SubRower rounding to float32; the solver uses it for a
+// single-precision cache (Options.Float32) when the Matrix has it.
+type SubRower32 interface {
+	SubRow32(i int, idx []int, dst []float32)
+}
+
 // DenseMatrix adapts a dense symmetric matrix to Matrix.
 type DenseMatrix struct{ S *mat.SymDense }
 
@@ -147,15 +153,16 @@ var ErrInfeasible = errors.New("smo: the constraints are infeasible")
 
 const tau = 1e-12
 
+// Status of a variable; bit 0 says α can increase, bit 1 that it can decrease.
 const (
-	atLower int8 = iota
-	atUpper
-	free
-	fixed // Uᵢ = 0: the variable cannot move
+	fixed   int8 = 0 // Uᵢ = 0: the variable cannot move
+	atLower int8 = 1
+	atUpper int8 = 2
+	free    int8 = 3
 )
 
-func (s *solver[T]) canInc(t int) bool { return s.status[t] == atLower || s.status[t] == free }
-func (s *solver[T]) canDec(t int) bool { return s.status[t] == atUpper || s.status[t] == free }
+func (s *solver[T]) canInc(t int) bool { return s.status[t]&1 != 0 }
+func (s *solver[T]) canDec(t int) bool { return s.status[t]&2 != 0 }
 
 // Solve minimises the problem.
 func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
@@ -192,6 +199,8 @@ type solver[T elem] struct {
 	alpha     []float64
 	g, gbar   []float64
 	status    []int8
+	up, down  []bool // α can move along +y / −y (I_up / I_low of Fan et al.)
+	pending   [][2]int
 	anyUpper  bool // some Uᵢ finite
 	eps       float64
 	maxIter   int
@@ -201,6 +210,7 @@ type solver[T elem] struct {
 
 	q       Matrix
 	sub     SubRower
+	sub32   SubRower32
 	scratch []float64
 	cache   *rowCache[T]
 	buf     []float64
@@ -268,10 +278,12 @@ func newSolver[T elem](p *Problem, opt Options) (*solver[T], error) {
 		l: n, active: n, eq: p.Y != nil, perm: make([]int, n),
 		y: make([]float64, n), p: make([]float64, n), u: make([]float64, n), qd: make([]float64, n),
 		alpha: make([]float64, n), g: make([]float64, n), gbar: make([]float64, n), status: make([]int8, n),
+		up: make([]bool, n), down: make([]bool, n),
 		eps: eps, maxIter: maxIter, shrinking: opt.Shrinking, opt: opt, q: p.Q,
 		scratch: make([]float64, n), buf: make([]float64, n), cache: newRowCache[T](n, mb),
 	}
 	s.sub, _ = p.Q.(SubRower)
+	s.sub32, _ = p.Q.(SubRower32)
 	for i := 0; i < n; i++ {
 		s.perm[i] = i
 		s.y[i] = 1
@@ -389,6 +401,12 @@ func (s *solver[T]) updateStatus(i int) {
 	default:
 		s.status[i] = free
 	}
+	inc, dec := s.status[i]&1 != 0, s.status[i]&2 != 0
+	if s.y[i] > 0 {
+		s.up[i], s.down[i] = inc, dec
+	} else {
+		s.up[i], s.down[i] = dec, inc
+	}
 }
 
 // fill computes entries [from, len(dst)) of the row at position pos.
@@ -397,6 +415,12 @@ func (s *solver[T]) fill(pos, from int, dst []T) {
 		return
 	}
 	orig := s.perm[pos]
+	if s.sub32 != nil {
+		if d32, ok := any(dst).([]float32); ok {
+			s.sub32.SubRow32(orig, s.perm[from:len(dst)], d32[from:])
+			return
+		}
+	}
 	if s.sub != nil {
 		if d64, ok := any(dst).([]float64); ok {
 			s.sub.SubRow(orig, s.perm[from:len(dst)], d64[from:])
@@ -420,11 +444,14 @@ func (s *solver[T]) row(pos, length int) []T {
 	return s.cache.get(pos, length, s.fill)
 }
 
-func (s *solver[T]) swap(i, j int) {
+// swapVars exchanges positions i and j of every per-variable array and of
+// the cache's row table; the entries inside cached rows are moved by
+// rowCache.swapBatch, which must run before the next row access.
+func (s *solver[T]) swapVars(i, j int) {
 	if i == j {
 		return
 	}
-	s.cache.swap(i, j)
+	s.cache.swapRows(i, j)
 	s.perm[i], s.perm[j] = s.perm[j], s.perm[i]
 	s.y[i], s.y[j] = s.y[j], s.y[i]
 	s.p[i], s.p[j] = s.p[j], s.p[i]
@@ -434,6 +461,8 @@ func (s *solver[T]) swap(i, j int) {
 	s.g[i], s.g[j] = s.g[j], s.g[i]
 	s.gbar[i], s.gbar[j] = s.gbar[j], s.gbar[i]
 	s.status[i], s.status[j] = s.status[j], s.status[i]
+	s.up[i], s.up[j] = s.up[j], s.up[i]
+	s.down[i], s.down[j] = s.down[j], s.down[i]
 }
 
 func (s *solver[T]) initGradient(ctx context.Context) error {
@@ -658,19 +687,19 @@ func (s *solver[T]) downOK(t int) bool { // α_t can move along −y_t
 	return s.canInc(t)
 }
 
-// selectPair is WSS2 (Fan, Chen & Lin 2005, eq. (16)): i maximises −y∇ over
-// I_up; j minimises −b²/a over the violating t ∈ I_low.
+// selectPair is WSS2 (Fan, Chen & Lin 2005, eq. (16)): i maximises −yᵢ∇ᵢ
+// over I_up; j minimises −b²/a over the violating t ∈ I_low, with
+// b = −yᵢ∇ᵢ + yₜ∇ₜ and a = Qᵢᵢ + Qₜₜ − 2yᵢyₜQᵢₜ (τ when a ≤ 0).
 func (s *solver[T]) selectPair() (int, int, bool) {
 	gmax, gmax2 := math.Inf(-1), math.Inf(-1)
 	im := -1
 	act := s.active
-	for t := 0; t < act; t++ {
-		if s.y[t] > 0 {
-			if s.canInc(t) && -s.g[t] >= gmax {
-				gmax, im = -s.g[t], t
+	y, g, up, down, qd := s.y[:act], s.g[:act], s.up[:act], s.down[:act], s.qd[:act]
+	for t := range up {
+		if up[t] {
+			if v := -y[t] * g[t]; v >= gmax {
+				gmax, im = v, t
 			}
-		} else if s.canDec(t) && s.g[t] >= gmax {
-			gmax, im = s.g[t], t
 		}
 	}
 	jm := -1
@@ -678,36 +707,22 @@ func (s *solver[T]) selectPair() (int, int, bool) {
 	if im >= 0 {
 		qi := s.row(im, act)
 		yi, qdi := s.y[im], s.qd[im]
-		for t := 0; t < act; t++ {
-			if s.y[t] > 0 {
-				if s.canDec(t) {
-					gd := gmax + s.g[t]
-					if s.g[t] >= gmax2 {
-						gmax2 = s.g[t]
-					}
-					if gd > 0 {
-						quad := qdi + s.qd[t] - 2*yi*float64(qi[t])
-						if quad <= 0 {
-							quad = tau
-						}
-						if o := -gd * gd / quad; o <= objMin {
-							jm, objMin = t, o
-						}
-					}
+		for t := range down {
+			if !down[t] {
+				continue
+			}
+			yg := y[t] * g[t]
+			if yg >= gmax2 {
+				gmax2 = yg
+			}
+			gd := gmax + yg
+			if gd > 0 {
+				quad := qdi + qd[t] - 2*yi*y[t]*float64(qi[t])
+				if quad <= 0 {
+					quad = tau
 				}
-			} else if s.canInc(t) {
-				gd := gmax - s.g[t]
-				if -s.g[t] >= gmax2 {
-					gmax2 = -s.g[t]
-				}
-				if gd > 0 {
-					quad := qdi + s.qd[t] + 2*yi*float64(qi[t])
-					if quad <= 0 {
-						quad = tau
-					}
-					if o := -gd * gd / quad; o <= objMin {
-						jm, objMin = t, o
-					}
+				if o := -gd * gd / quad; o <= objMin {
+					jm, objMin = t, o
 				}
 			}
 		}
@@ -859,6 +874,7 @@ func (s *solver[T]) shrink() {
 		s.reconstructGradient()
 		s.active = s.l
 	}
+	s.pending = s.pending[:0]
 	for t := 0; t < s.active; t++ {
 		if !s.beShrunk(t, gmax1, gmax2) {
 			continue
@@ -866,12 +882,15 @@ func (s *solver[T]) shrink() {
 		s.active--
 		for s.active > t {
 			if !s.beShrunk(s.active, gmax1, gmax2) {
-				s.swap(t, s.active)
+				s.swapVars(t, s.active)
+				s.pending = append(s.pending, [2]int{t, s.active})
 				break
 			}
 			s.active--
 		}
 	}
+	// move the cached entries once per row for the whole batch
+	s.cache.swapBatch(s.pending)
 }
 
 // reconstructGradient recomputes ∇ of the shrunk variables from Ḡ and the
