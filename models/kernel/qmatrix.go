@@ -23,6 +23,7 @@ type QMatrix struct {
 	s     []float64 // signs (nil ⇒ all +1)
 	shift float64
 	diag  []float64
+	all   []int // 0, 1, …, n−1
 }
 
 // NewQ builds the row server for Q = (s sᵀ)∘K(X, X) + shift·I. s may be nil
@@ -55,8 +56,14 @@ func NewQ(k Kernel, X *mat.Dense, s []float64, shift float64) (*QMatrix, error) 
 		copy(q.x[i*d:(i+1)*d], r)
 		q.sq[i] = floats.Dot(r, r)
 	}
+	q.all = make([]int, n)
+	for i := range q.all {
+		q.all[i] = i
+	}
+	one := make([]float64, 1)
 	for i := 0; i < n; i++ {
-		q.diag[i] = q.entry(i, i) + shift
+		subRow(q, i, q.all[i:i+1], one)
+		q.diag[i] = one[0]
 	}
 	return q, nil
 }
@@ -84,12 +91,7 @@ func (q *QMatrix) Size() int { return q.n }
 func (q *QMatrix) Diag(i int) float64 { return q.diag[i] }
 
 // Row writes row i of Q into dst (len n).
-func (q *QMatrix) Row(i int, dst []float64) {
-	for j := 0; j < q.n; j++ {
-		dst[j] = q.entry(i, j)
-	}
-	dst[i] += q.shift
-}
+func (q *QMatrix) Row(i int, dst []float64) { subRow(q, i, q.all, dst) }
 
 // SubRow writes Q_{i, idx[t]} into dst[t] for every t.
 func (q *QMatrix) SubRow(i int, idx []int, dst []float64) { subRow(q, i, idx, dst) }
