@@ -22,8 +22,19 @@ import (
 // Benchmark data: n rows of d standard-normal features and T tags, each tag a
 // thresholded random projection plus noise, with co-occurrence (tag j+1 often
 // follows tag j), about 2-3 tags per row. Sizes from BENCH_N, BENCH_D,
-// BENCH_T (defaults 2000, 16, 10).
+// BENCH_T (defaults 2000, 16, 10). With BENCH_SHIPPED=DIR the shipped
+// digits-tags set in DIR (web/datasets) is used instead, pixels scaled to
+// [0, 1].
 func benchData(b testing.TB) (X, tags *mat.Dense) {
+	if dir := os.Getenv("BENCH_SHIPPED"); dir != "" {
+		ds, err := data.LoadShipped(dir, "digits-tags")
+		if err != nil {
+			b.Fatal(err)
+		}
+		X = mat.DenseCopyOf(ds.X)
+		X.Scale(1.0/16, X)
+		return X, ds.Tags
+	}
 	env := func(name string, def int) int {
 		if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
 			return v

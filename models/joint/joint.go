@@ -251,7 +251,7 @@ func Train(ctx context.Context, X, tags *mat.Dense, tagNames []string, p Params,
 	// by a scaling: α_paper = α/2 (with C halved), and every prediction
 	// (11)-(13) is invariant to a positive scaling of α.
 	prob := &smo.Problem{Q: Q, P: pl, Upper: upper}
-	sopt := smo.Options{Eps: p.Eps, MaxIter: p.MaxIter, Shrinking: true}
+	sopt := smo.Options{Eps: p.Eps, MaxIter: p.MaxIter, Shrinking: true, ProgressEvery: 50}
 	last := time.Now()
 	sopt.Progress = func(iter int, viol float64) {
 		if opt.Progress != nil && time.Since(last) > 5*time.Millisecond {
