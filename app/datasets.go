@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -23,37 +22,16 @@ var generators = []struct{ id, label, about string }{
 }
 
 // shippedInfo is one entry of web/datasets/index.json.
-type shippedInfo struct {
-	Name        string `json:"name"`
-	Title       string `json:"title"`
-	Kind        string `json:"kind"`
-	File        string `json:"file"`
-	Rows        int    `json:"rows"`
-	XColumns    int    `json:"x_columns"`
-	ZColumns    int    `json:"z_columns"`
-	Classes     int    `json:"classes"`
-	Tags        int    `json:"tags"`
-	Description string `json:"description"`
-	Source      string `json:"source"`
-	Licence     string `json:"licence"`
-}
+type shippedInfo = data.IndexEntry
 
 // loadIndex fetches the dataset index from the server (or the service
 // worker's cache when offline).
 func loadIndex(base string) ([]shippedInfo, error) {
-	resp, err := http.Get(base + "/web/datasets/index.json")
+	b, err := fetch(base+"/web/datasets/"+data.IndexFile, 1<<20)
 	if err != nil {
 		return nil, err
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("dataset index: %s", resp.Status)
-	}
-	var idx []shippedInfo
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&idx); err != nil {
-		return nil, fmt.Errorf("dataset index: %w", err)
-	}
-	return idx, nil
+	return data.ParseIndex(b)
 }
 
 // loadShipped fetches and parses one shipped dataset.
@@ -61,20 +39,30 @@ func loadShipped(base string, info shippedInfo) (*data.Dataset, error) {
 	if strings.Contains(info.File, "/") || strings.Contains(info.File, "..") {
 		return nil, fmt.Errorf("bad dataset file name %q", info.File)
 	}
-	resp, err := http.Get(base + "/web/datasets/" + info.File)
+	b, err := fetch(base+"/web/datasets/"+info.File, 64<<20)
+	if err != nil {
+		return nil, err
+	}
+	return data.FromIndex(info, b)
+}
+
+// fetch GETs a same-origin resource (the browser's fetch under Go's wasm
+// net/http), up to limit bytes.
+func fetch(url string, limit int64) ([]byte, error) {
+	resp, err := http.Get(url)
 	if err != nil {
 		return nil, err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%s: %s", info.File, resp.Status)
+		return nil, fmt.Errorf("%s: %s", url, resp.Status)
 	}
-	ds, err := data.ReadCSV(resp.Body, data.ReadOptions{})
+	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
 		return nil, err
 	}
-	ds.Name = info.Name
-	ds.Kind = data.Kind(info.Kind)
-	ds.Provenance = data.Provenance{Source: info.Source, Licence: info.Licence, Details: info.Description}
-	return ds, nil
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s is larger than %d bytes", url, limit)
+	}
+	return b, nil
 }

@@ -53,8 +53,11 @@ func (p *Playground) OnInit() {
 	p.cache = map[string]*data.Dataset{}
 }
 
-// OnMount loads the dataset index in the background.
+// OnMount marks the page as live (the pre-rendered HTML looks the same but
+// has no handlers; tests and the load-time budget wait for this mark) and
+// loads the dataset index in the background.
 func (p *Playground) OnMount(ctx app.Context) {
+	app.Window().Get("document").Get("body").Call("setAttribute", "data-lupi-ready", "1")
 	ctx.Async(func() {
 		idx, err := loadIndex(staticBase(ctx))
 		ctx.Dispatch(func(ctx app.Context) {
@@ -191,7 +194,7 @@ func (p *Playground) sourceAbout() string {
 	if d, ok := strings.CutPrefix(p.source, "ds:"); ok {
 		for _, x := range p.index {
 			if x.Name == d {
-				return fmt.Sprintf("%s (%d rows, %d features, %d-feature second block). Source: %s. Licence: %s.",
+				return fmt.Sprintf("%s (%d rows, %d features, %d-feature second block.) Source: %s. Licence: %s.",
 					x.Description, x.Rows, x.XColumns, x.ZColumns, x.Source, x.Licence)
 			}
 		}

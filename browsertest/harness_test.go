@@ -176,7 +176,7 @@ func (b *browser) run(t *testing.T, actions ...chromedp.Action) {
 func (b *browser) screenshot(t *testing.T, name string) {
 	t.Helper()
 	var buf []byte
-	b.run(t, chromedp.FullScreenshot(&buf, 90))
+	b.run(t, chromedp.FullScreenshot(&buf, 100))
 	p := filepath.Join(repoRoot, "browsertest", "screenshots", name+".png")
 	if err := os.WriteFile(p, buf, 0o644); err != nil {
 		t.Fatal(err)
@@ -215,6 +215,10 @@ func (b *browser) waitText(t *testing.T, sel string, timeout time.Duration, ok f
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+	b.mu.Lock()
+	t.Logf("console:\n%s", strings.Join(b.logs, "\n"))
+	b.mu.Unlock()
+	b.screenshot(t, "timeout-"+strings.Trim(sel, "#."))
 	t.Fatalf("timed out waiting for %s (last text %q)", sel, last)
 	return ""
 }
