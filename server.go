@@ -370,11 +370,21 @@ self.addEventListener("activate", (event) => {
   );
 });
 
+// A response cached after a redirect (a static host answering "/sub" with
+// "/sub/") may not answer a navigation: copy it into a plain response.
+async function plain(r) {
+  if (!r || !r.redirected) {
+    return r;
+  }
+  const body = await r.blob();
+  return new Response(body, { status: r.status, statusText: r.statusText, headers: r.headers });
+}
+
 async function fromCache(request) {
   const cache = await caches.open(cacheName);
   let hit = await cache.match(request, { ignoreSearch: true });
   if (hit) {
-    return hit;
+    return plain(hit);
   }
   if (request.mode === "navigate") {
     const scope = new URL(self.registration.scope).pathname;
@@ -384,7 +394,7 @@ async function fromCache(request) {
       }
       hit = await cache.match(p);
       if (hit) {
-        return hit;
+        return plain(hit);
       }
     }
   }

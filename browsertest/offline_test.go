@@ -1,0 +1,70 @@
+package browsertest
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	cdpruntime "github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+func awaitPromise(p *cdpruntime.EvaluateParams) *cdpruntime.EvaluateParams {
+	return p.WithAwaitPromise(true)
+}
+
+// TestStaticSiteWorksOffline exports the site with `-static DIR -base /sub/`,
+// serves it from a plain file server under /sub/ (GitHub-Pages style), visits
+// it once, stops the server, and checks that the app still starts and trains
+// from the service worker's cache.
+func TestStaticSiteWorksOffline(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(serverBin, "-static", dir, "-base", "/sub/", "-web", filepath.Join(repoRoot, "web"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("static export: %v\n%s", err, out)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/sub/", http.StripPrefix("/sub", http.FileServer(http.Dir(dir))))
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	b := newBrowser(t, 1280, 800)
+	b.run(t, chromedp.Navigate(srv.URL+"/sub/"), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
+	// Wait until the service worker controls the page and has cached everything.
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		var cached int
+		b.run(t, chromedp.Evaluate(`(async () => {
+			if (!navigator.serviceWorker.controller) return -1;
+			const keys = await caches.keys();
+			if (keys.length === 0) return -2;
+			const c = await caches.open(keys[0]);
+			return (await c.keys()).length;
+		})()`, &cached, awaitPromise))
+		if cached > 5 {
+			t.Logf("service worker cached %d resources", cached)
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("service worker never took control / cached (state %d)", cached)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	srv.Close() // the network is gone
+
+	b.run(t, chromedp.Navigate(srv.URL+"/sub/?tab=play"), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
+	b.run(t, chromedp.Click("#train", chromedp.ByID))
+	acc := b.waitText(t, "#m-test-acc", 60*time.Second, func(s string) bool { return strings.HasSuffix(s, "%") })
+	t.Logf("offline: trained, test accuracy %s", acc)
+	// The shipped datasets come from the cache too.
+	var n int
+	b.run(t, chromedp.Evaluate(`document.querySelectorAll("#dataset optgroup")[1] ? document.querySelectorAll("#dataset optgroup")[1].children.length : 0`, &n))
+	if n == 0 {
+		t.Error("offline: the shipped datasets are not listed")
+	}
+	b.screenshot(t, "offline-static-subpath")
+}
