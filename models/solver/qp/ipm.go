@@ -524,6 +524,21 @@ func (s *setup) measure(res *Result, opt Options) {
 		}
 	}
 	dres := normInf(dr)
+	// Scale of the dual residual as in the stopping test: the largest of
+	// ‖q‖, ‖Px‖, ‖Aᵀz‖, ‖Eᵀy‖ and the bound multipliers (cost-scaled).
+	terms := make([]float64, n)
+	for j, i := range s.rowA {
+		floats.AddScaled(terms, c*res.Z[i], s.a[j*n:(j+1)*n])
+	}
+	mscale := normInf(terms)
+	for i := range terms {
+		terms[i] = 0
+	}
+	for i := 0; i < s.pE0; i++ {
+		floats.AddScaled(terms, c*res.Y[i], s.e[i*n:(i+1)*n])
+	}
+	mscale = math.Max(mscale, normInf(terms))
+	mscale = math.Max(mscale, c*math.Max(normInf(res.ZLower), normInf(res.ZUpper)))
 	gap := math.Abs(obj - dobj)
 	res.Obj = obj / c
 	res.DualObj = dobj / c
@@ -531,7 +546,7 @@ func (s *setup) measure(res *Result, opt Options) {
 	res.DualRes = dres / c
 	res.Gap = gap / c
 	pscale := 1 + math.Max(normInf(s.h), normInf(s.d))
-	dscale := 1 + math.Max(normInf(s.q), normInf(px))
+	dscale := 1 + math.Max(math.Max(normInf(s.q), normInf(px)), mscale)
 	res.RelPrimalRes = pres / pscale
 	res.RelDualRes = dres / dscale
 	res.RelGap = gap / math.Max(1, math.Min(math.Abs(obj), math.Abs(dobj)))

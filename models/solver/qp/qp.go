@@ -165,7 +165,11 @@ type Result struct {
 	PrimalRes float64 // max violation of Ax ≤ b, Ex = d, l ≤ x ≤ u
 	DualRes   float64 // ‖Px + q + Aᵀz + Eᵀy − zLower + zUpper‖∞
 	Gap       float64 // |Obj − DualObj|
-	// Relative measures the stopping test compares with Tol.
+	// Relative measures the stopping test compares with Tol (computed on
+	// the cost-scaled problem, see the package comment): PrimalRes over
+	// 1 + max(‖b‖∞, ‖d‖∞, finite bounds); DualRes over 1 + the largest of
+	// ‖q‖∞, ‖Px‖∞, ‖Aᵀz‖∞, ‖Eᵀy‖∞, ‖zLower‖∞, ‖zUpper‖∞; Gap over
+	// max(1, min(|Obj|, |DualObj|)).
 	RelPrimalRes, RelDualRes, RelGap float64
 
 	// Certificate is, for StatusUnbounded, a normalised direction d (‖d‖∞ = 1)
