@@ -7,10 +7,12 @@ package experiment
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"sort"
 	"strings"
 	"sync"
 
+	"lupilab/models/data"
 	"lupilab/models/model"
 )
 
@@ -23,13 +25,29 @@ type Config struct {
 	Repeats int
 	// Seed seeds every random choice (splits, CV folds).
 	Seed int64
-	// DataDir is where the shipped datasets live (web/datasets); the app
-	// fills Datasets instead.
+	// DataDir is where the shipped datasets live (web/datasets). The app,
+	// which has no file system, sets FS instead (the datasets it fetched).
 	DataDir string
+	// FS, when set, holds the shipped datasets (index.json and the CSVs)
+	// and takes precedence over DataDir.
+	FS fs.FS
 	// Args holds experiment-specific settings (name=value).
 	Args map[string]string
 	// Progress is called with the fraction done; may be nil.
 	Progress func(model.Progress)
+}
+
+// Load returns a shipped dataset by name, from FS when set, else from
+// DataDir (default "web/datasets").
+func (c Config) Load(name string) (*data.Dataset, error) {
+	if c.FS != nil {
+		return data.LoadShippedFS(c.FS, name)
+	}
+	dir := c.DataDir
+	if dir == "" {
+		dir = "web/datasets"
+	}
+	return data.LoadShipped(dir, name)
 }
 
 // Table is one results table.

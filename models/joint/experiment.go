@@ -102,11 +102,7 @@ func runExperiment(ctx context.Context, cfg experiment.Config) (*experiment.Resu
 			return nil, err
 		}
 	} else {
-		dir := cfg.DataDir
-		if dir == "" {
-			dir = "web/datasets"
-		}
-		if ds, err = data.LoadShipped(dir, name); err != nil {
+		if ds, err = cfg.Load(name); err != nil {
 			return nil, err
 		}
 	}
