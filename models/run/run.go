@@ -9,12 +9,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
 
 	"lupilab/models/data"
+	"lupilab/models/metrics"
 	"lupilab/models/model"
 	"lupilab/models/viz"
 )
@@ -42,8 +42,10 @@ type Outcome struct {
 	TrainAcc    float64
 	TestAcc     float64
 	Confusion   [][]int // test confusion matrix: [true][predicted]
-	FitSeconds  float64
-	GridSeconds float64
+	// Multi-label scores (tag data): train and test.
+	TrainTags, TestTags *metrics.MultiLabel
+	FitSeconds          float64
+	GridSeconds         float64
 	// Plot coordinates: the data itself when it is 2-D, else a PCA projection
 	// fitted on the training rows.
 	TrainXY, TestXY *mat.Dense
@@ -54,6 +56,8 @@ type Outcome struct {
 	// model's view-B surface when it has one.
 	TrainZXY, TestZXY *mat.Dense
 	SurfaceB          *viz.Surface
+	// TagSurfaces holds one surface per tag (multi-label models on 2-D data).
+	TagSurfaces []*viz.Surface
 }
 
 // Prepare splits and scales the dataset.
@@ -113,10 +117,8 @@ func Do(ctx context.Context, cfg Config, progress func(model.Progress)) (*Outcom
 	if o.TestPred, err = o.Fitted.Predict(forPredict(spec, test)); err != nil {
 		return nil, err
 	}
-	if train.Y != nil {
-		o.TrainAcc = accuracy(train.Y, o.TrainPred.Labels)
-		o.TestAcc = accuracy(test.Y, o.TestPred.Labels)
-		o.Confusion = confusion(test.Y, o.TestPred.Labels, len(train.Classes))
+	if err := o.score(); err != nil {
+		return nil, err
 	}
 	if err := o.plot(cfg.GridSize); err != nil {
 		return nil, err
@@ -163,12 +165,17 @@ func (o *Outcome) plot(size int) error {
 	if o.Spec.Z == model.ZView && o.Train.ZDim() == 2 {
 		o.TrainZXY, o.TestZXY = o.Train.Z, o.Test.Z
 	}
-	if size < 2 || o.Projected || o.Spec.Task == model.MultiLabel {
+	if size < 2 || o.Projected {
 		return nil
 	}
 	start := time.Now()
 	g, err := viz.BoundsOf(size, size, 0.08, o.TrainXY, o.TestXY)
 	if err != nil {
+		return err
+	}
+	if o.Spec.Task == model.MultiLabel {
+		o.TagSurfaces, err = viz.EvaluateTags(o.Fitted, g, o.Train.NumTags())
+		o.GridSeconds = time.Since(start).Seconds()
 		return err
 	}
 	classes := o.Train.Classes
@@ -194,28 +201,41 @@ func (o *Outcome) plot(size int) error {
 	return nil
 }
 
-func accuracy(y, pred []int) float64 {
-	if len(y) == 0 {
-		return math.NaN()
-	}
-	ok := 0
-	for i := range y {
-		if y[i] == pred[i] {
-			ok++
+// score computes accuracy and the confusion matrix (classes) or the
+// multi-label scores (tags).
+func (o *Outcome) score() error {
+	var err error
+	if o.Train.Y != nil {
+		if o.TrainAcc, err = metrics.Accuracy(o.Train.Y, o.TrainPred.Labels); err != nil {
+			return err
 		}
+		if o.TestAcc, err = metrics.Accuracy(o.Test.Y, o.TestPred.Labels); err != nil {
+			return err
+		}
+		o.Confusion, err = metrics.Confusion(o.Test.Y, o.TestPred.Labels, len(o.Train.Classes))
+		return err
 	}
-	return float64(ok) / float64(len(y))
+	if o.Train.Tags != nil {
+		if o.TrainTags, err = metrics.Tags(metrics.TagsOf(o.Train.Tags), o.TrainPred.Tags); err != nil {
+			return err
+		}
+		o.TestTags, err = metrics.Tags(metrics.TagsOf(o.Test.Tags), o.TestPred.Tags)
+		return err
+	}
+	return nil
 }
 
-func confusion(y, pred []int, k int) [][]int {
-	m := make([][]int, k)
-	for i := range m {
-		m[i] = make([]int, k)
+// DefaultGenerator names the synthetic dataset that shows a model best:
+// two views for view models, privileged data for LUPI models, tags for
+// multi-label models, two moons otherwise.
+func DefaultGenerator(spec *model.Spec) string {
+	switch {
+	case spec.Task == model.MultiLabel:
+		return "multilabel2d"
+	case spec.Z == model.ZView:
+		return "twoview2d"
+	case spec.Z == model.ZPrivileged:
+		return "lupi2d"
 	}
-	for i := range y {
-		if y[i] >= 0 && y[i] < k && pred[i] >= 0 && pred[i] < k {
-			m[y[i]][pred[i]]++
-		}
-	}
-	return m
+	return "moons"
 }

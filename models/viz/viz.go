@@ -153,3 +153,44 @@ func signLabels(v []float64) []int {
 	}
 	return l
 }
+
+// EvaluateTags evaluates a multi-label model over a grid: one surface per
+// tag, with Value +1 where the tag is predicted and −1 where it is not (or
+// the tag's score when the model gives one).
+func EvaluateTags(f model.Fitted, g Grid, tags int) ([]*Surface, error) {
+	p, err := f.Predict(&data.Dataset{X: g.Points()})
+	if err != nil {
+		return nil, err
+	}
+	n := g.W * g.H
+	if len(p.Tags) != n {
+		return nil, fmt.Errorf("viz: model gave %d tag sets for %d pixels", len(p.Tags), n)
+	}
+	out := make([]*Surface, tags)
+	for t := range out {
+		s := &Surface{Grid: g, Value: make([]float64, n), Labels: make([]int, n)}
+		for i, set := range p.Tags {
+			if t < len(set) && set[t] {
+				s.Value[i], s.Labels[i] = 1, 1
+			} else {
+				s.Value[i] = -1
+			}
+		}
+		out[t] = s
+	}
+	return out, nil
+}
+
+// LikelihoodCurves returns, for each noise level s = exp(g), the probit
+// likelihood Φ(f/√s) at the given latent values f (paper 002, eq 5 and
+// Fig. 1: a large exp(g) flattens the likelihood of a hard sample).
+func LikelihoodCurves(noise []float64, f []float64) [][]float64 {
+	out := make([][]float64, len(noise))
+	for k, s := range noise {
+		out[k] = make([]float64, len(f))
+		for i, x := range f {
+			out[k][i] = 0.5 * math.Erfc(-x/math.Sqrt(2*s))
+		}
+	}
+	return out
+}
