@@ -59,13 +59,12 @@ func (s *setup) residuals(it *iterate, r *residuals) {
 	r.rtau = it.kappa + floats.Dot(s.q, it.x) + floats.Dot(s.d, it.y) + floats.Dot(s.h, it.z) + r.xPx/it.tau
 }
 
-func (s *setup) solve(ctx context.Context, opt Options) (*Result, error) {
+func (s *setup) solve(ctx context.Context, k *kkt, opt Options) (*Result, error) {
 	n, m, pE := s.n, s.m, s.pE
 	it := &iterate{x: make([]float64, n), y: make([]float64, pE), z: make([]float64, m), s: make([]float64, m), tau: 1, kappa: 1}
 	r := &residuals{rx: make([]float64, n), ry: make([]float64, pE), rz: make([]float64, m),
 		px: make([]float64, n), gx: make([]float64, m), ex: make([]float64, pE),
 		eTy: make([]float64, n), gTz: make([]float64, n)}
-	k := newKKT(s)
 
 	// Work vectors.
 	negq := make([]float64, n)

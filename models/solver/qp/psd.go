@@ -37,13 +37,14 @@ func CheckPSD(P *mat.SymDense, tol float64) error {
 			data[j*n+i] = v
 		}
 	}
-	return checkPSD(data, n, tol, nil, 1)
+	return checkPSD(data, n, tol, nil, 1, nil)
 }
 
 // checkPSD is CheckPSD on a full row-major copy p of the matrix (not
 // modified), with tick passed to the factorisation. p may be a scaled copy
 // of the user's P; unscale converts numbers in the message back (P = unscale·p).
-func checkPSD(p []float64, n int, tol float64, tick func() error, unscale float64) error {
+// buf (n², may be nil) is used as scratch.
+func checkPSD(p []float64, n int, tol float64, tick func() error, unscale float64, buf []float64) error {
 	if n == 0 {
 		return nil
 	}
@@ -59,7 +60,11 @@ func checkPSD(p []float64, n int, tol float64, tick func() error, unscale float6
 		return nil
 	}
 	shift := tol * norm
-	data := make([]float64, n*n)
+	data := buf
+	if len(data) < n*n {
+		data = make([]float64, n*n)
+	}
+	data = data[:n*n]
 	copy(data, p)
 	for i := 0; i < n; i++ {
 		data[i*n+i] += shift

@@ -206,6 +206,7 @@ func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	k := newKKT(s)
 	if p.P != nil {
 		tick := func() error {
 			if opt.Progress != nil && s.n >= progressBlockN {
@@ -213,14 +214,15 @@ func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 			}
 			return ctx.Err()
 		}
-		if err := checkPSD(s.p, s.n, opt.PSDTol, tick, 1/s.cost); err != nil {
+		// The KKT matrix buffer serves as the scratch of the check.
+		if err := checkPSD(s.p, s.n, opt.PSDTol, tick, 1/s.cost, k.h); err != nil {
 			return nil, err
 		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return s.solve(ctx, opt)
+	return s.solve(ctx, k, opt)
 }
 
 // setup is the problem in the solver's internal form: inequalities
