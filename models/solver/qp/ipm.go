@@ -176,7 +176,7 @@ func (s *setup) solve(ctx context.Context, k *kkt, opt Options) (*Result, error)
 			copyIterate(best, it)
 		}
 		if opt.Trace != nil {
-			opt.Trace(Info{Iter: iter, PrimalObj: pobj, DualObj: dobj, PrimalRes: relP, DualRes: relD, Gap: relGap,
+			opt.Trace(Info{Iter: iter, PrimalObj: pobj / s.cost, DualObj: dobj / s.cost, PrimalRes: relP, DualRes: relD, Gap: relGap,
 				Mu: mu, Tau: it.tau, Kappa: it.kappa, Step: lastStep, Regularization: k.reg})
 		}
 		if iter >= opt.MaxIter {

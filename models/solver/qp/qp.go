@@ -25,8 +25,14 @@
 //
 // Each iteration factorises one symmetric positive definite matrix (see
 // kkt.go for why Cholesky of the reduced system was chosen over LDLᵀ) and
-// solves with it three times (the τ-direction, the predictor and the
-// corrector), plus a few steps of iterative refinement.
+// solves with it three to five times (the τ-direction, the predictor, the
+// corrector and up to two Gondzio centrality correctors), each solve with
+// iterative refinement. All work buffers are allocated once per Solve.
+//
+// The objective is scaled internally by c = 1/max(‖q‖∞, max|Pᵢⱼ|), so the
+// stopping test (relative primal residual, dual residual and gap ≤ Tol, see
+// Result) does not depend on the objective's units; results are returned in
+// the caller's units.
 //
 // Non-convex problems are rejected up front: P is checked with CheckPSD and a
 // P with an eigenvalue below −tol·‖P‖ gives ErrNotPSD. Callers that need a
@@ -103,11 +109,16 @@ type Options struct {
 
 // Info is one iteration's diagnostics, passed to Options.Trace.
 type Info struct {
-	Iter                    int
-	PrimalObj, DualObj      float64
-	PrimalRes, DualRes, Gap float64 // relative measures compared with Tol
-	Mu, Tau, Kappa, Step    float64
-	Regularization          float64
+	Iter               int
+	PrimalObj, DualObj float64 // at x/τ, in the caller's units
+	// Relative measures compared with Tol.
+	PrimalRes, DualRes, Gap float64
+	// Mu is the complementarity (sᵀz + τκ)/(m+1) of the scaled problem;
+	// Tau and Kappa are the embedding's homogenising variables; Step is the
+	// step length taken in the previous iteration.
+	Mu, Tau, Kappa, Step float64
+	// Regularization is the diagonal shift δ of the last factorisation.
+	Regularization float64
 }
 
 // Status says how Solve ended.
@@ -127,6 +138,7 @@ const (
 	StatusUnbounded
 )
 
+// String returns a short human-readable name.
 func (s Status) String() string {
 	switch s {
 	case StatusOptimal:
