@@ -23,10 +23,13 @@ import (
 // quadrature (eq 12; ep.HeteroTilted).
 //
 // Hyper-parameters θ = (log θ_f, log ℓ_f…, log θ_g, log ℓ_g…, m_g). Type-II
-// ML optimises all but log θ_f: the model is invariant under
-// θ_f → a²θ_f, m_g → m_g + 2 log a (f/√e^g is unchanged), so θ_f is held at
-// its parameter value (the paper fixes it to 1 as well) and m_g carries the
-// overall noise level — GPC's amplitude.
+// ML optimises the length-scales and m_g. log θ_f is held at its parameter
+// value: the model is invariant under θ_f → a²θ_f, m_g → m_g + 2 log a
+// (f/√e^g is unchanged), so m_g carries the overall noise level (GPC's
+// amplitude). θ_g is held too unless optimize_gamplitude is set: the paper
+// fixes both amplitudes to 1 (§4) and learns the length-scales; letting θ_g
+// grow makes exp(g) span orders of magnitude for a small evidence gain and
+// slows the search.
 
 // gpcPlusState evaluates the GPC+ EP evidence for one data set.
 type gpcPlusState struct {
@@ -199,7 +202,7 @@ func fitGPCPlus(ctx context.Context, train *data.Dataset, y []float64, v model.V
 		for i := range theta {
 			isAmp := i == 0 || i == st.nf
 			isMean := i == len(theta)-1
-			hs.free = append(hs.free, i != 0)
+			hs.free = append(hs.free, i != 0 && (i != st.nf || v.Bool("optimize_gamplitude")))
 			switch {
 			case isMean:
 				hs.lo, hs.hi = append(hs.lo, -20), append(hs.hi, 20)

@@ -150,7 +150,7 @@ func optimizeHyper(ctx context.Context, hs hyperSearch, ev evidenceFunc, tick fu
 			anyConverged = true
 			break
 		}
-		res, err := lbfgs(ctx, eval, x0, maxIter, 1e-5, 1e-9)
+		res, err := lbfgs(ctx, eval, x0, maxIter, 1e-3, 1e-7)
 		if err != nil {
 			return nil, err
 		}

@@ -17,7 +17,7 @@ type lbfgsResult struct {
 // (Nocedal & Wright 2006, algorithm 7.4 two-loop recursion, memory 7) and a
 // backtracking line search with the Armijo condition; a pair (s, y) with
 // sᵀy ≤ 0 is not stored. It stops when ‖∇f‖∞ < gtol, when f decreases by less
-// than ftol·(1+|f|) over 5 consecutive iterations, or after maxIter iterations
+// than ftol·(1+|f|) over 3 consecutive iterations, or after maxIter iterations
 // (Converged = false). A non-finite f is treated as a rejected step.
 //
 // It stands in for gonum/optimize.LBFGS, whose package cannot be imported here
@@ -116,7 +116,7 @@ func lbfgs(ctx context.Context, fg func(x []float64) (float64, []float64), x0 []
 		}
 		x, f, g = append([]float64(nil), xn...), fn, gn
 		res.X, res.F = x, f
-		if small >= 5 {
+		if small >= 3 {
 			res.Converged = true
 			break
 		}

@@ -57,6 +57,8 @@ func init() {
 	pp = append(pp,
 		model.Param{Name: "gmean", Label: "g prior mean", Kind: model.Float, Default: "0", Min: -20, Max: 20,
 			Help: "Constant prior mean of g (log noise variance); 0 is the paper's zero-mean GP. Optimised with the others."},
+		model.Param{Name: "optimize_gamplitude", Label: "Optimise g amplitude", Kind: model.Bool, Default: "false",
+			Help: "Also learn θ_g by type-II ML (the paper fixes it; the length-scales and the g mean are always learnt)."},
 		model.Param{Name: "damping", Label: "EP damping", Kind: model.Float, Default: "1", Min: 0.05, Max: 1,
 			Help: "Fraction of each proposed site update that is applied (1 = undamped sequential EP)."},
 		model.Param{Name: "quad_nodes", Label: "Quadrature nodes", Kind: model.Int, Default: "32", Min: 4, Max: 128,

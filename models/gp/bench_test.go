@@ -1,0 +1,66 @@
+package gp
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"lupilab/models/data"
+	"lupilab/models/model"
+)
+
+// benchData is the lupi2d generator (X: noisy 2-D, Z: privileged) with n rows.
+func benchData(b *testing.B, n int) *data.Dataset {
+	ds, err := data.GenerateByName("lupi2d", n, 0.3, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ds
+}
+
+func benchFit(b *testing.B, id string, n int, set map[string]string) {
+	ds := benchData(b, n)
+	spec, _ := model.Lookup(id)
+	v, err := spec.Resolve(model.Values(set))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sweeps float64
+	c0 := cpuSeconds()
+	for i := 0; i < b.N; i++ {
+		f, err := spec.Fit(context.Background(), ds, v, model.Options{Seed: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		sweeps += f.Report().Extras["ep_sweeps_total"]
+	}
+	b.ReportMetric(sweeps/float64(b.N), "sweeps/op")
+	b.ReportMetric(1e3*(cpuSeconds()-c0)/float64(b.N), "cpu-ms/op")
+}
+
+// BenchmarkFit: full training (type-II ML, no restarts) of GPC and GPC+.
+func BenchmarkFit(b *testing.B) {
+	for _, n := range []int{100, 200, 400, 800} {
+		for _, id := range []string{"gpc", "gpcplus"} {
+			b.Run(fmt.Sprintf("%s/n=%d", id, n), func(b *testing.B) { benchFit(b, id, n, map[string]string{"restarts": "0"}) })
+		}
+	}
+}
+
+// BenchmarkEP: one EP run at fixed hyper-parameters (optimize=false).
+func BenchmarkEP(b *testing.B) {
+	for _, n := range []int{100, 200, 400, 800} {
+		for _, id := range []string{"gpc", "gpcplus"} {
+			b.Run(fmt.Sprintf("%s/n=%d", id, n), func(b *testing.B) {
+				benchFit(b, id, n, epSet(id))
+			})
+		}
+	}
+}
+
+func epSet(id string) map[string]string {
+	if id == "gpc" {
+		return map[string]string{"optimize": "false", "lengthscale": "1"}
+	}
+	return map[string]string{"optimize": "false", "lengthscale": "1", "glengthscale": "1"}
+}

@@ -1,0 +1,31 @@
+#!/bin/sh
+# bench-gp.sh — GPC vs GPC+ training time and EP sweeps for n = 100, 200, 400, 800
+# (native; paper 002 reports GPC+ ≈ 2× GPC). Prints go test -bench output and
+# the GPC+/GPC ratios of wall time, CPU time (steadier on a shared machine)
+# and sweeps per size.
+#   BenchmarkEP:  one EP run at fixed hyper-parameters (optimize=false)
+#   BenchmarkFit: full training with type-II ML (L-BFGS, no restarts)
+# Usage: scripts/bench-gp.sh [sizes-regexp] [benchtime]   e.g. scripts/bench-gp.sh '100|200' 2x
+set -eu
+cd "$(dirname "$0")/.."
+sizes=${1:-100|200|400|800}
+bt=${2:-1x}
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+go test -run '^$' -bench "^Benchmark(EP|Fit)$/^gpc(plus)?$/^n=($sizes)$" -benchtime "$bt" -timeout 60m ./models/gp/ | tee "$out"
+echo
+echo "GPC+ / GPC ratios (time, EP sweeps):"
+awk '/^Benchmark/ {
+  split($1, p, "/"); kind = p[1]; sub(/^Benchmark/, "", kind); m = p[2]; n = p[3]; sub(/-[0-9]+$/, "", n)
+  id = kind SUBSEP m SUBSEP n; t[id] = $3; keys[kind SUBSEP n] = 1
+  for (i = 4; i < NF; i++) { if ($(i+1) == "sweeps/op") s[id] = $i; if ($(i+1) == "cpu-ms/op") c[id] = $i }
+}
+END {
+  for (k in keys) {
+    split(k, q, SUBSEP)
+    a = t[q[1] SUBSEP "gpc" SUBSEP q[2]]; b = t[q[1] SUBSEP "gpcplus" SUBSEP q[2]]
+    sa = s[q[1] SUBSEP "gpc" SUBSEP q[2]]; sb = s[q[1] SUBSEP "gpcplus" SUBSEP q[2]]
+    ca = c[q[1] SUBSEP "gpc" SUBSEP q[2]]; cb = c[q[1] SUBSEP "gpcplus" SUBSEP q[2]]
+    if (a > 0 && b > 0) printf "  %-4s %-6s GPC %8.3fs wall %8.3fs cpu %5s sweeps | GPC+ %8.3fs wall %8.3fs cpu %5s sweeps | wall ×%.2f cpu ×%.2f sweeps ×%.2f\n", q[1], q[2], a/1e9, ca/1e3, sa, b/1e9, cb/1e3, sb, b/a, (ca > 0 ? cb/ca : 0), sb/sa
+  }
+}' "$out" | sort
