@@ -23,6 +23,7 @@ func init() {
 	}
 	params = append(params, kernel.Params("", "Kernel", kernel.Linear)...)
 	params = append(params, kernel.Params("z", "Privileged kernel", kernel.Linear)...)
+	params = append(params, solverParams()...)
 	params = append(params, model.StrategyParam())
 	model.Register(&model.Spec{
 		ID: "svm1plus", Name: "SVM1+", Paper: paper000 + "; Vapnik & Vashist (2009)",
@@ -35,7 +36,7 @@ func init() {
 }
 
 // trainSVM1 solves dual (2) with gsmo for the given blocks and kernels.
-func trainSVM1(ctx context.Context, X, Z *mat.Dense, y []float64, kx, kz kernel.Kernel, C, lambda float64, opt model.Options, eps float64) (*binModel, *gsmo.Result, error) {
+func trainSVM1(ctx context.Context, X, Z *mat.Dense, y []float64, kx, kz kernel.Kernel, C, lambda float64, opt model.Options, eps float64, maxIter int) (*binModel, *gsmo.Result, error) {
 	n, _ := X.Dims()
 	K, err := kernel.NewQ(kx, X, nil, 0)
 	if err != nil {
@@ -47,7 +48,7 @@ func trainSVM1(ctx context.Context, X, Z *mat.Dense, y []float64, kx, kz kernel.
 	}
 	last := time.Now()
 	res, err := gsmo.Solve(ctx, &gsmo.Problem{K: K, KT: KT, Y: y, C: C, Lambda: lambda}, gsmo.Options{
-		Eps: eps,
+		Eps: eps, MaxIter: maxIter,
 		Progress: func(iter int, viol float64) {
 			if time.Since(last) > 5*time.Millisecond {
 				opt.Report(model.Progress{Fraction: -1, Iter: iter, Stage: "generalised SMO", Message: fmt.Sprintf("violation %.3g", viol)})
@@ -91,7 +92,8 @@ func fitSVM1Plus(ctx context.Context, train *data.Dataset, y []float64, v model.
 	if err != nil {
 		return nil, err
 	}
-	m, _, err := trainSVM1(ctx, train.X, train.Z, y, kx, kz, C, lambda, opt, 1e-3)
+	eps, maxIter := solverSettings(v)
+	m, _, err := trainSVM1(ctx, train.X, train.Z, y, kx, kz, C, lambda, opt, eps, maxIter)
 	if err != nil {
 		return nil, err
 	}

@@ -44,6 +44,7 @@ func init() {
 	}
 	params = append(params, kernel.Params("", "Kernel", kernel.Linear)...)
 	params = append(params, kernel.Params("z", "Privileged kernel", kernel.Linear)...)
+	params = append(params, solverParams()...)
 	params = append(params, model.StrategyParam())
 	model.Register(&model.Spec{
 		ID: "svm2plus", Name: "SVM2+", Paper: paper000,
@@ -53,6 +54,34 @@ func init() {
 		Task: model.Binary, Family: model.FamilySVM, Z: model.ZPrivileged,
 		Params: params, MultiClass: []string{"ovr", "ovo"}, Fit: fit, Load: load,
 	})
+}
+
+// solverParams are the solver settings both SVM+ models expose.
+func solverParams() []model.Param {
+	return []model.Param{
+		{Name: "eps", Label: "Tolerance", Kind: model.Float, Default: "0.001", Min: 1e-12, Max: 1, Log: true,
+			Help: "Stopping tolerance on the maximal KKT violation (as LIBSVM's -e)."},
+		{Name: "max_iter", Label: "Max iterations", Kind: model.Int, Default: "0", Min: 0, Max: 1e9,
+			Help: "Solver iteration bound; 0 means max(10⁷, 100n). Hitting it reports converged = false."},
+	}
+}
+
+// solverSettings reads eps and max_iter (defaults when absent).
+func solverSettings(v model.Values) (eps float64, maxIter int) {
+	eps = 1e-3
+	if _, ok := v["eps"]; ok {
+		eps = v.Float("eps")
+	}
+	if _, ok := v["max_iter"]; ok {
+		maxIter = v.Int("max_iter")
+	}
+	if !(eps > 0) || math.IsInf(eps, 0) {
+		eps = 1e-3
+	}
+	if maxIter < 0 {
+		maxIter = 0
+	}
+	return eps, maxIter
 }
 
 // binModel is a fitted binary SVM+ (either loss): f(x) = Σ coefᵢ K(svᵢ, x) + b
@@ -307,7 +336,8 @@ func fitSVM2Plus(ctx context.Context, train *data.Dataset, y []float64, v model.
 		return nil, err
 	}
 	opt.Report(model.Progress{Fraction: 0.1, Stage: "SMO"})
-	m, _, err := trainSVM2(ctx, train.X, y, kx, q, C, lambda, opt, svm2Options{})
+	eps, maxIter := solverSettings(v)
+	m, _, err := trainSVM2(ctx, train.X, y, kx, q, C, lambda, opt, svm2Options{smo: smo.Options{Eps: eps, MaxIter: maxIter}})
 	if err != nil {
 		return nil, err
 	}

@@ -418,7 +418,7 @@ func TestSVM1PlusIdentityFeatures(t *testing.T) {
 	for i := 0; i < n; i++ {
 		eye.Set(i, i, 1)
 	}
-	m, res, err := trainSVM1(context.Background(), dense(c.X), eye, c.Y, kernel.Kernel{Kind: kernel.Linear}, kernel.Kernel{Kind: kernel.Precomputed}, c.C, 1e-9, model.Options{}, 1e-10)
+	m, res, err := trainSVM1(context.Background(), dense(c.X), eye, c.Y, kernel.Kernel{Kind: kernel.Linear}, kernel.Kernel{Kind: kernel.Precomputed}, c.C, 1e-9, model.Options{}, 1e-10, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ type rowCache struct {
 	cap   int
 	rows  map[int]*list.Element
 	order *list.List
+	full  []float64 // the whole matrix when it fits the budget
 }
 
 type cachedRow struct {
@@ -27,6 +28,15 @@ type cachedRow struct {
 
 func newRowCache(m Matrix, mb float64) *rowCache {
 	n := m.Size()
+	if float64(n)*float64(n)*8 <= mb*1024*1024 {
+		// Everything fits: compute the whole matrix once and serve rows
+		// without bookkeeping.
+		full := make([]float64, n*n)
+		for i := 0; i < n; i++ {
+			m.Row(i, full[i*n:(i+1)*n])
+		}
+		return &rowCache{m: m, n: n, full: full}
+	}
 	c := int(mb * 1024 * 1024 / (8 * float64(n+1)))
 	if c < 4 {
 		c = 4
@@ -40,6 +50,9 @@ func newRowCache(m Matrix, mb float64) *rowCache {
 // row returns row i; the slice is valid until the next call that misses
 // after the cache is full and evicts it, so callers hold at most cap−1 rows.
 func (c *rowCache) row(i int) []float64 {
+	if c.full != nil {
+		return c.full[i*c.n : (i+1)*c.n]
+	}
 	if e, ok := c.rows[i]; ok {
 		c.order.MoveToFront(e)
 		return e.Value.(*cachedRow).row
