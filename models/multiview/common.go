@@ -246,13 +246,13 @@ func (e *expansion) eval(X *mat.Dense) ([]float64, error) {
 // svmLike is a fitted two-view model with one kernel expansion per view
 // (SVM-2K, PSVM-2V, MCPK).
 type svmLike struct {
-	Model string         `json:"model"`
-	Rule  string         `json:"rule"`
-	DimA  int            `json:"dim_a"`
-	DimB  int            `json:"dim_b"`
-	A     *expansion     `json:"a"`
-	B     *expansion     `json:"b"`
-	Rep   *model.Report  `json:"report"`
+	Model string        `json:"model"`
+	Rule  string        `json:"rule"`
+	DimA  int           `json:"dim_a"`
+	DimB  int           `json:"dim_b"`
+	A     *expansion    `json:"a"`
+	B     *expansion    `json:"b"`
+	Rep   *model.Report `json:"report"`
 }
 
 // ViewDecisions implements model.MultiView.

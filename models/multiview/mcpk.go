@@ -141,7 +141,7 @@ func fitMCPK(ctx context.Context, train *data.Dataset, y []float64, v model.Valu
 			b.ineq([]int{n + i, 3*n + i, 4*n + i, 5*n + i}, []float64{1, 1, -h, -h}, p.cb+h*delta)
 		}
 		stage := fmt.Sprintf("MCPK convex–concave step %d", it+1)
-		res, err := solveQP(ctx, b.problem(), opt, stage)
+		res, err := solveQP(ctx, b.problem(), opt, stage, 0)
 		if err != nil {
 			return nil, err
 		}

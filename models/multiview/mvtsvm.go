@@ -256,7 +256,10 @@ func twinProblem(ctx context.Context, opt model.Options, stage string, own, othe
 			}
 		}
 	}
-	res, err := solveQP(ctx, b.problem(), opt, stage)
+	// The planes are (EᵀE + rI)⁻¹h: errors in the multipliers are magnified
+	// by up to 1/r, so the dual is solved to a tighter tolerance than the
+	// solver's default.
+	res, err := solveQP(ctx, b.problem(), opt, stage, 1e-10)
 	if err != nil {
 		return planes, err
 	}

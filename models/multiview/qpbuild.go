@@ -99,8 +99,10 @@ func (b *qpBuilder) problem() *qp.Problem {
 // solveQP runs the interior-point solver, forwarding its iterations to the
 // fit's progress callback. A run that ends without convergence is returned
 // (with its residuals) and flagged by the caller in the report.
-func solveQP(ctx context.Context, p *qp.Problem, opt model.Options, stage string) (*qp.Result, error) {
-	res, err := qp.Solve(ctx, p, qp.Options{Progress: func(iter int) {
+//
+// tol is the solver's relative tolerance (0: its default, 1e-8).
+func solveQP(ctx context.Context, p *qp.Problem, opt model.Options, stage string, tol float64) (*qp.Result, error) {
+	res, err := qp.Solve(ctx, p, qp.Options{Tol: tol, Progress: func(iter int) {
 		opt.Report(model.Progress{Fraction: -1, Stage: stage, Iter: iter})
 	}})
 	if err != nil {

@@ -143,7 +143,7 @@ func fitSVM2K(ctx context.Context, train *data.Dataset, y []float64, v model.Val
 	}
 	b.eq(rowA, 0)
 	b.eq(rowB, 0)
-	res, err := solveQP(ctx, b.problem(), opt, "SVM-2K dual")
+	res, err := solveQP(ctx, b.problem(), opt, "SVM-2K dual", 0)
 	if err != nil {
 		return nil, err
 	}
