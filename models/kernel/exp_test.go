@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 func TestFastExp(t *testing.T) {
@@ -56,4 +58,26 @@ func BenchmarkMathExp(b *testing.B) {
 	if s == 0 {
 		b.Fatal(s)
 	}
+}
+
+func BenchmarkSubRow32(b *testing.B) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	n := 2000
+	X := mat.NewDense(n, 10, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < 10; j++ {
+			X.Set(i, j, rng.NormFloat64())
+		}
+	}
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = 1
+	}
+	q, _ := NewQ(Kernel{Kind: RBF, Gamma: 0.1}, X, s, 0)
+	dst := make([]float32, n)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		q.SubRow32(i%n, q.all, dst)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/entry")
 }

@@ -111,22 +111,47 @@ func subRow[T ~float32 | ~float64](q *QMatrix, i int, idx []int, dst []T) {
 	switch q.k.Kind {
 	case RBF:
 		g := -q.k.Gamma
+		x, sq := q.x, q.sq
 		for t, j := range idx {
-			xj := q.x[j*d : j*d+d : j*d+d]
+			off := j * d
+			xj := x[off : off+d : off+d]
 			var dot float64
 			if d <= 32 {
+				// two accumulators, bounds checks hoisted (this loop is most
+				// of the training time, natively and under WebAssembly)
 				xj = xj[:len(xi)]
-				for c, v := range xi {
-					dot += v * xj[c]
+				var d0, d1 float64
+				c := 0
+				for ; c+1 < len(xi); c += 2 {
+					d0 += xi[c] * xj[c]
+					d1 += xi[c+1] * xj[c+1]
 				}
+				if c < len(xi) {
+					d0 += xi[c] * xj[c]
+				}
+				dot = d0 + d1
 			} else {
 				dot = floats.Dot(xi, xj)
 			}
-			dist := sqi + q.sq[j] - 2*dot
+			dist := sqi + sq[j] - 2*dot
 			if dist < 0 {
 				dist = 0
 			}
-			v := fastExp(g * dist)
+			// fastExp inlined by hand (the compiler does not, and calls
+			// are costly under WebAssembly)
+			x := g * dist
+			var v float64
+			if x >= -700 {
+				kd := x*invLn2N + expShift
+				k := int64(math.Float64bits(kd) - math.Float64bits(expShift))
+				kd -= expShift
+				r := x - kd*ln2NHi - kd*ln2NLo
+				r2 := r * r
+				p := 1 + r + r2*(0.5+r*(1.0/6)) + r2*r2*(1.0/24+r*(1.0/120))
+				v = expTab[k&(expN-1)] * p * math.Float64frombits(uint64(1023+(k>>expBits))<<52)
+			} else {
+				v = math.Exp(x)
+			}
 			if q.s != nil {
 				v *= si * q.s[j]
 			}

@@ -31,6 +31,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"unsafe"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -211,6 +212,7 @@ type solver[T elem] struct {
 	q       Matrix
 	sub     SubRower
 	sub32   SubRower32
+	fillFn  func(pos, from int, dst []T) // s.fill, bound once
 	scratch []float64
 	cache   *rowCache[T]
 	buf     []float64
@@ -284,6 +286,7 @@ func newSolver[T elem](p *Problem, opt Options) (*solver[T], error) {
 	}
 	s.sub, _ = p.Q.(SubRower)
 	s.sub32, _ = p.Q.(SubRower32)
+	s.fillFn = s.fill
 	for i := 0; i < n; i++ {
 		s.perm[i] = i
 		s.y[i] = 1
@@ -415,14 +418,16 @@ func (s *solver[T]) fill(pos, from int, dst []T) {
 		return
 	}
 	orig := s.perm[pos]
-	if s.sub32 != nil {
-		if d32, ok := any(dst).([]float32); ok {
-			s.sub32.SubRow32(orig, s.perm[from:len(dst)], d32[from:])
-			return
-		}
+	var z T
+	single := unsafe.Sizeof(z) == 4
+	if s.sub32 != nil && single {
+		d32 := unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(dst))), len(dst))
+		s.sub32.SubRow32(orig, s.perm[from:len(dst)], d32[from:])
+		return
 	}
 	if s.sub != nil {
-		if d64, ok := any(dst).([]float64); ok {
+		if !single {
+			d64 := unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(dst))), len(dst))
 			s.sub.SubRow(orig, s.perm[from:len(dst)], d64[from:])
 			return
 		}
@@ -441,7 +446,7 @@ func (s *solver[T]) fill(pos, from int, dst []T) {
 
 // row returns Q[pos][0:length] in position order.
 func (s *solver[T]) row(pos, length int) []T {
-	return s.cache.get(pos, length, s.fill)
+	return s.cache.get(pos, length, s.fillFn)
 }
 
 // swapVars exchanges positions i and j of every per-variable array and of
@@ -705,7 +710,7 @@ func (s *solver[T]) selectPair() (int, int, bool) {
 	jm := -1
 	objMin := math.Inf(1)
 	if im >= 0 {
-		qi := s.row(im, act)
+		qi := s.row(im, act)[:act]
 		yi, qdi := s.y[im], s.qd[im]
 		for t := range down {
 			if !down[t] {
