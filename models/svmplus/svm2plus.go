@@ -247,7 +247,7 @@ var qcache struct {
 	q   *qlam
 }
 
-func cachedPrivileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lambda float64) (*qlam, error) {
+func cachedPrivileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lambda float64) (*qlam, bool, error) {
 	h := fnv.New64a()
 	r, c := Z.Dims()
 	var buf [8]byte
@@ -262,17 +262,17 @@ func cachedPrivileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, la
 	if qcache.key == key {
 		q := qcache.q
 		qcache.Unlock()
-		return q, nil
+		return q, true, nil
 	}
 	qcache.Unlock()
 	q, err := privileged(ctx, Z, kz, C, lambda)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	qcache.Lock()
 	qcache.key, qcache.q = key, q
 	qcache.Unlock()
-	return q, nil
+	return q, false, nil
 }
 
 // svm2Options are the solver settings shared by the model and the tests.
@@ -331,10 +331,12 @@ func fitSVM2Plus(ctx context.Context, train *data.Dataset, y []float64, v model.
 		return nil, err
 	}
 	opt.Report(model.Progress{Fraction: 0, Stage: "Qλ (eq 5)"})
-	q, err := cachedPrivileged(ctx, train.Z, kz, C, lambda)
+	qStart := time.Now()
+	q, cached, err := cachedPrivileged(ctx, train.Z, kz, C, lambda)
 	if err != nil {
 		return nil, err
 	}
+	qSecs := time.Since(qStart).Seconds()
 	opt.Report(model.Progress{Fraction: 0.1, Stage: "SMO"})
 	eps, maxIter := solverSettings(v)
 	m, _, err := trainSVM2(ctx, train.X, y, kx, q, C, lambda, opt, svm2Options{smo: smo.Options{Eps: eps, MaxIter: maxIter}})
@@ -343,6 +345,10 @@ func fitSVM2Plus(ctx context.Context, train *data.Dataset, y []float64, v model.
 	}
 	m.Rep.Params = v.Clone()
 	m.Rep.TrainSeconds = time.Since(start).Seconds()
+	m.Rep.Extras["qlambda_seconds"] = qSecs
+	if cached {
+		m.Rep.Extras["qlambda_shared"] = 1 // reused from the previous one-vs-rest task
+	}
 	return m, nil
 }
 

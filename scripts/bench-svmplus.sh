@@ -1,0 +1,14 @@
+#!/bin/sh
+# SVM2+ training time against the plain SVM and SVM1+ (paper 000's speed
+# claim), binary problems with n = 250 … 4000, process CPU seconds, ratios
+# printed side by side. Goals: SVM2+/SVM ≤ 1.5, SVM1+/SVM2+ ≥ 50 at n ≈ 1000.
+#
+# Environment (optional):
+#   LUPI_BENCH_N        sizes, default 250,500,1000,2000,4000
+#   LUPI_BENCH_ZKERNEL  privileged kernel: linear (default; factor-form Qλ) or rbf (dense Qλ)
+#   LUPI_BENCH_C, LUPI_BENCH_LAMBDA   regularisation (default 1, 1)
+#   LUPI_BENCH_LIMIT    wall-clock limit per SVM1+ fit in seconds (default 300)
+set -e
+cd "$(dirname "$0")/.."
+LUPI_BENCH_SVMPLUS=1 go test -count=1 -run '^TestBenchTable$' -v -timeout 6h ./models/svmplus |
+	grep -v '^=== RUN\|^--- \|^PASS$\|^ok '
