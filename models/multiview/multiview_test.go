@@ -489,3 +489,48 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 }
+
+// The optimal dual objectives of SVM-2K and PSVM-2V agree with cvxopt solving
+// the same duals, written independently in Python (testdata/make_fixtures.py).
+func TestDualObjectivesAgainstCvxopt(t *testing.T) {
+	raw, err := os.ReadFile("testdata/duals_cvxopt.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fx struct {
+		XA, XB         [][]float64
+		Y              []float64
+		GammaA, GammaB float64
+		Cases          []map[string]any
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	for k, dst := range map[string]any{"x_a": &fx.XA, "x_b": &fx.XB, "y": &fx.Y, "gamma_a": &fx.GammaA, "gamma_b": &fx.GammaB, "cases": &fx.Cases} {
+		if err := json.Unmarshal(m[k], dst); err != nil {
+			t.Fatal(err)
+		}
+	}
+	y := make([]int, len(fx.Y))
+	for i, v := range fx.Y {
+		if v > 0 {
+			y[i] = 1
+		}
+	}
+	ds := &data.Dataset{X: rows(fx.XA), Z: rows(fx.XB), Y: y, Classes: []string{"-1", "+1"}}
+	for _, c := range fx.Cases {
+		id := c["model"].(string)
+		v := model.Values{"gamma": ftoa(fx.GammaA), "zgamma": ftoa(fx.GammaB)}
+		for _, k := range []string{"C", "CB", "D", "tradeoff", "epsilon"} {
+			if x, ok := c[k]; ok {
+				v[k] = ftoa(x.(float64))
+			}
+		}
+		f := fit(t, id, ds, v)
+		want := c["objective"].(float64)
+		if got := f.Report().Objective; math.Abs(got-want) > 1e-6*math.Abs(want) {
+			t.Errorf("%s %v: objective %.10g, cvxopt %.10g", id, v, got, want)
+		}
+	}
+}
