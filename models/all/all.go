@@ -7,6 +7,7 @@ import (
 	_ "lupilab/models/gp"
 	_ "lupilab/models/joint"
 	_ "lupilab/models/model"
+	_ "lupilab/models/multiview"
 	_ "lupilab/models/svm"
 	_ "lupilab/models/svmplus"
 )
