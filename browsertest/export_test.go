@@ -1,0 +1,151 @@
+package browsertest
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// The model exported from the browser, applied by the CLI (`lupi predict`)
+// to the same samples (the results CSV's features, as the model saw them),
+// predicts what the app predicted; the plot exports as a PNG; and the
+// exported model imports back into the app.
+func TestExportModelMatchesCLI(t *testing.T) {
+	dir := t.TempDir()
+	lupi := filepath.Join(dir, "lupi")
+	build := exec.Command("go", "build", "-o", lupi, "./cmd/lupi")
+	build.Dir = repoRoot
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building lupi: %v\n%s", err, out)
+	}
+
+	url := startServer(t)
+	b := newBrowser(t, 1280, 1000)
+	openApp(t, b, url)
+	rec := recordNetwork(t, b)
+
+	acc, resultsCSV := trainAndExportCSV(t, b, func(h string) bool { return strings.Contains(h, "x:") })
+	t.Logf("default playground run: test accuracy %s", acc)
+	if name := b.jsString(t, `window.__lupiLastDownload.name`); !strings.HasSuffix(name, "-results.csv") {
+		t.Errorf("results download named %q", name)
+	}
+
+	b.run(t, chromedp.Evaluate(`window.__lupiLastDownloadText = ""`, nil), chromedp.Click("#export-model", chromedp.ByID))
+	b.waitJS(t, `window.__lupiLastDownloadText`, 10*time.Second)
+	modelJSON := b.jsString(t, `window.__lupiLastDownloadText`)
+	name := b.jsString(t, `window.__lupiLastDownload.name`)
+	size := b.jsString(t, `window.__lupiLastDownload.size`)
+	if !strings.HasSuffix(name, ".lupi.json") || size != strconv.Itoa(len(modelJSON)) {
+		t.Errorf("model download %q, size %s for %d bytes", name, size, len(modelJSON))
+	}
+	var env struct {
+		Format  string `json:"format"`
+		Version int    `json:"version"`
+		Model   string `json:"model"`
+	}
+	if err := json.Unmarshal([]byte(modelJSON), &env); err != nil || env.Format != "lupilab-model" || env.Version < 1 {
+		t.Fatalf("exported model is not a versioned LUPI Lab model (%v): %.200s", err, modelJSON)
+	}
+	modelPath := filepath.Join(dir, name)
+	os.WriteFile(modelPath, []byte(modelJSON), 0o644)
+
+	// The app's predictions and the features it fed the model.
+	rows, err := csv.NewReader(strings.NewReader(resultsCSV)).ReadAll()
+	if err != nil || len(rows) < 2 {
+		t.Fatalf("results CSV: %v (%d rows)", err, len(rows))
+	}
+	header := rows[0]
+	var feat []int
+	var names []string
+	for j, h := range header {
+		if n, ok := strings.CutPrefix(h, "x:"); ok {
+			feat = append(feat, j)
+			names = append(names, "f_"+n) // any name but the class ones is a main feature
+		}
+	}
+	col := map[string]int{}
+	for j, h := range header {
+		col[h] = j
+	}
+	var sb strings.Builder
+	w := csv.NewWriter(&sb)
+	w.Write(append(append([]string{}, names...), "label"))
+	for _, r := range rows[1:] {
+		rec := make([]string, 0, len(feat)+1)
+		for _, j := range feat {
+			rec = append(rec, r[j])
+		}
+		w.Write(append(rec, r[col["true"]]))
+	}
+	w.Flush()
+	dataPath := filepath.Join(dir, "samples.csv")
+	os.WriteFile(dataPath, []byte(sb.String()), 0o644)
+
+	out, err := exec.Command(lupi, "predict", "-model-file", modelPath, "-data", dataPath).Output()
+	if err != nil {
+		t.Fatalf("lupi predict: %v", err)
+	}
+	var pred struct {
+		Labels   []string  `json:"labels"`
+		Decision []float64 `json:"decision"`
+	}
+	if err := json.Unmarshal(out, &pred); err != nil {
+		t.Fatalf("lupi predict output: %v", err)
+	}
+	if len(pred.Labels) != len(rows)-1 {
+		t.Fatalf("lupi predicted %d rows, the app exported %d", len(pred.Labels), len(rows)-1)
+	}
+	maxDiff, labelDiff := 0.0, 0
+	for i, r := range rows[1:] {
+		if pred.Labels[i] != r[col["predicted"]] {
+			labelDiff++
+		}
+		if d, err := strconv.ParseFloat(r[col["decision"]], 64); err == nil && i < len(pred.Decision) {
+			maxDiff = math.Max(maxDiff, math.Abs(d-pred.Decision[i])/math.Max(1, math.Abs(d)))
+		}
+	}
+	t.Logf("%d samples: %d labels differ between app and lupi predict, largest decision difference %.3g", len(pred.Labels), labelDiff, maxDiff)
+	if labelDiff > 0 || maxDiff > 1e-9 {
+		t.Errorf("the CLI does not predict what the app predicted (%d labels, decision diff %g)", labelDiff, maxDiff)
+	}
+
+	// Plot PNG.
+	b.run(t, chromedp.Click("#export-png", chromedp.ByID))
+	b.waitJS(t, `window.__lupiLastDownload && window.__lupiLastDownload.name.endsWith(".png")`, 10*time.Second)
+	if n, _ := strconv.Atoi(b.jsString(t, `window.__lupiLastDownload.size`)); n < 1000 {
+		t.Errorf("plot PNG is only %d bytes", n)
+	} else {
+		t.Logf("plot PNG: %d bytes", n)
+	}
+
+	// Import the exported model back; then a broken file shows an error.
+	b.upload(t, "#import-model", modelPath)
+	b.waitJS(t, `(document.getElementById("export-status")||{}).textContent?.includes("Imported")`, 20*time.Second)
+	if e := b.errorText(t, "export-error"); e != "" {
+		t.Errorf("import error: %s", e)
+	}
+	t.Logf("import: %s", b.jsString(t, `document.getElementById("export-status").textContent`))
+	broken := filepath.Join(dir, "broken.lupi.json")
+	os.WriteFile(broken, []byte(`{"format":"lupilab-model","version":99,"model":"svm"}`), 0o644)
+	b.upload(t, "#import-model", broken)
+	b.waitJS(t, `(document.getElementById("export-error")||{}).textContent?.includes("version 99")`, 20*time.Second)
+
+	for _, q := range rec.all() {
+		if q.Method != "GET" && q.Method != "HEAD" || q.HasPostData {
+			t.Errorf("export/import sent %s %s", q.Method, q.URL)
+		}
+	}
+	b.screenshot(t, "export-import")
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
+	}
+}
