@@ -92,7 +92,7 @@ func (s *gpcState) run(theta []float64) (*ep.Result, *mat.SymDense, seKernel, er
 		dm[0], d2[0] = a, b
 		return lz
 	}
-	res, err := ep.Run(s.ctx, []ep.Block{{K: K}}, site, ep.Options{MaxSweeps: s.maxSweeps, Tol: s.tol, SiteTol: 100 * s.tol, Init: s.warm, Progress: s.tick})
+	res, err := ep.Run(s.ctx, []ep.Block{{K: K}}, site, ep.Options{MaxSweeps: s.maxSweeps, Tol: s.tol, SiteTol: math.Min(math.Sqrt(s.tol), 1e4*s.tol), Init: s.warm, Progress: s.tick})
 	if err != nil {
 		return nil, nil, k, err
 	}
@@ -238,7 +238,7 @@ func fitGPC(ctx context.Context, train *data.Dataset, y []float64, v model.Value
 		warnings = append(warnings, sr.warnings...)
 	}
 	// Final EP at the chosen hyper-parameters with a tight tolerance.
-	st.tol = 1e-9
+	st.tol = 1e-10
 	res, _, k, err := st.run(theta)
 	if err != nil {
 		return nil, fmt.Errorf("gpc: EP failed: %w", err)

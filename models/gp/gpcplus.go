@@ -67,7 +67,7 @@ func (s *gpcPlusState) run(theta []float64) (*ep.Result, *mat.SymDense, *mat.Sym
 		return h.LogZ
 	}
 	res, err := ep.Run(s.ctx, []ep.Block{{K: Kf}, {K: Kg, Mean: m0, AllowNegative: true}}, site,
-		ep.Options{MaxSweeps: s.maxSweeps, Tol: s.tol, SiteTol: 100 * s.tol, Damping: s.damping, Init: s.warm, Progress: s.tick})
+		ep.Options{MaxSweeps: s.maxSweeps, Tol: s.tol, SiteTol: math.Min(math.Sqrt(s.tol), 1e4*s.tol), Damping: s.damping, Init: s.warm, Progress: s.tick})
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -225,7 +225,7 @@ func fitGPCPlus(ctx context.Context, train *data.Dataset, y []float64, v model.V
 		theta, evals = sr.theta, sr.evaluations
 		warnings = append(warnings, sr.warnings...)
 	}
-	st.tol = 1e-9
+	st.tol = 1e-10
 	res, _, _, err := st.run(theta)
 	if err != nil {
 		return nil, fmt.Errorf("gpcplus: EP failed: %w", err)

@@ -53,8 +53,8 @@ func (t *ticker) report(p model.Progress) {
 }
 
 // optimizeHyper maximises the evidence over the free coordinates with
-// L-BFGS (lbfgs) from θ0, the extra starts and `restarts` random
-// perturbations of θ0 (N(0, 1) in log space, seeded), keeping the best
+// L-BFGS (lbfgs) from the better of θ0 and the extra starts, and from
+// `restarts` random perturbations of θ0 (N(0, 1) in log space, seeded), keeping the best
 // evidence seen. Outside the box the objective is the evidence at the
 // clamped point minus a quadratic penalty, so the search stays bounded.
 func optimizeHyper(ctx context.Context, hs hyperSearch, ev evidenceFunc, tick func(frac float64, msg string)) (*searchResult, error) {
@@ -84,8 +84,24 @@ func optimizeHyper(ctx context.Context, hs hyperSearch, ev evidenceFunc, tick fu
 		return th, pen, dpen
 	}
 	best := &searchResult{logZ: math.Inf(-1)}
+	// The deterministic starts (θ0 and hs.starts) are screened by their
+	// evidence and only the best one is optimised; random restarts are
+	// optimised each.
 	starts := [][]float64{hs.theta0}
-	starts = append(starts, hs.starts...)
+	if len(hs.starts) > 0 && len(idx) > 0 {
+		bestStart, bestLZ := hs.theta0, math.Inf(-1)
+		for _, s := range append([][]float64{hs.theta0}, hs.starts...) {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			lz, _, err := ev(s)
+			best.evaluations++
+			if err == nil && lz > bestLZ {
+				bestStart, bestLZ = s, lz
+			}
+		}
+		starts[0] = bestStart
+	}
 	rng := rand.New(rand.NewPCG(uint64(hs.seed), 0x9e3779b97f4a7c15))
 	for r := 0; r < hs.restarts; r++ {
 		s := append([]float64(nil), hs.theta0...)
