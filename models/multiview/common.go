@@ -133,25 +133,34 @@ func checkTrain(train *data.Dataset, y []float64) (xa, xb *mat.Dense, err error)
 }
 
 // checkTest validates the rows to score against the training dimensions.
-func checkTest(ds *data.Dataset, da, db int) error {
+// With rule A a model needs view A only: it then accepts data without Z
+// (the LUPI use of a two-view model, where view B was privileged, as paper
+// 000 uses SVM-2K) and reports viewB = false.
+func checkTest(ds *data.Dataset, da, db int, rule string) (viewB bool, err error) {
 	if ds == nil || ds.X == nil {
-		return data.ErrNoData
+		return false, data.ErrNoData
 	}
 	if ds.Z == nil {
-		return ErrNoViewB
+		if rule != RuleA {
+			return false, ErrNoViewB
+		}
+		if _, ca := ds.X.Dims(); ca != da {
+			return false, fmt.Errorf("multiview: the model was trained on %d view-A features, the data has %d", da, ca)
+		}
+		return false, finite("view A", ds.X)
 	}
 	n, ca := ds.X.Dims()
 	nz, cb := ds.Z.Dims()
 	if nz != n {
-		return fmt.Errorf("multiview: view B has %d rows, view A has %d", nz, n)
+		return false, fmt.Errorf("multiview: view B has %d rows, view A has %d", nz, n)
 	}
 	if ca != da || cb != db {
-		return fmt.Errorf("multiview: the model was trained on %d + %d features, the data has %d + %d", da, db, ca, cb)
+		return false, fmt.Errorf("multiview: the model was trained on %d + %d features, the data has %d + %d", da, db, ca, cb)
 	}
 	if err := finite("view A", ds.X); err != nil {
-		return err
+		return false, err
 	}
-	return finite("view B", ds.Z)
+	return true, finite("view B", ds.Z)
 }
 
 func finite(block string, m *mat.Dense) error {
@@ -255,14 +264,19 @@ type svmLike struct {
 	Rep   *model.Report `json:"report"`
 }
 
-// ViewDecisions implements model.MultiView.
+// ViewDecisions implements model.MultiView. Without view B (rule A only)
+// the map holds "A" alone.
 func (m *svmLike) ViewDecisions(ds *data.Dataset) (map[string][]float64, error) {
-	if err := checkTest(ds, m.DimA, m.DimB); err != nil {
+	hasB, err := checkTest(ds, m.DimA, m.DimB, m.Rule)
+	if err != nil {
 		return nil, err
 	}
 	fa, err := m.A.eval(ds.X)
 	if err != nil {
 		return nil, err
+	}
+	if !hasB {
+		return map[string][]float64{"A": fa}, nil
 	}
 	fb, err := m.B.eval(ds.Z)
 	if err != nil {

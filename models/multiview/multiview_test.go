@@ -534,3 +534,28 @@ func TestDualObjectivesAgainstCvxopt(t *testing.T) {
 		}
 	}
 }
+
+// With rule A a two-view model needs view A only at test time (paper 000
+// uses SVM-2K so, with the second view privileged): predicting without Z
+// gives the same decisions as with it.
+func TestRuleAWithoutViewB(t *testing.T) {
+	ds := twoView(30, 2, 0.5, 12)
+	noB := *ds
+	noB.Z = nil
+	for _, id := range ids {
+		f := fit(t, id, ds, model.Values{"rule": RuleA})
+		full, err := f.Predict(ds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		onlyA, err := f.Predict(&noB)
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		for i := range full.Decision {
+			if full.Decision[i] != onlyA.Decision[i] || full.Decision[i] != full.Views["A"][i] {
+				t.Fatalf("%s row %d: %v with view B, %v without", id, i, full.Decision[i], onlyA.Decision[i])
+			}
+		}
+	}
+}

@@ -127,13 +127,18 @@ type mvtsvmModel struct {
 }
 
 // ViewDecisions implements model.MultiView.
+// Without view B (rule A only) the map holds "A" alone.
 func (m *mvtsvmModel) ViewDecisions(ds *data.Dataset) (map[string][]float64, error) {
-	if err := checkTest(ds, m.DimA, m.DimB); err != nil {
+	hasB, err := checkTest(ds, m.DimA, m.DimB, m.Rule)
+	if err != nil {
 		return nil, err
 	}
 	fa, err := m.A.decision(ds.X)
 	if err != nil {
 		return nil, err
+	}
+	if !hasB {
+		return map[string][]float64{"A": fa}, nil
 	}
 	fb, err := m.B.decision(ds.Z)
 	if err != nil {
