@@ -116,10 +116,13 @@ func ReadARFF(r io.Reader, opt ReadOptions) (*Dataset, error) {
 			bl.labels = []string{}
 		}
 	}
-	if len(bl.xNames)+len(bl.zNames)+len(bl.tags_) > opt.maxCols() {
-		return nil, &ParseError{Msg: fmt.Sprintf("%d columns after expanding nominal attributes is more than the limit of %d", len(bl.xNames)+len(bl.zNames)+len(bl.tags_), opt.maxCols())}
+	width := len(bl.xNames) + len(bl.zNames) + len(bl.tags_)
+	if bl.labels != nil {
+		width++
 	}
-	width := len(bl.xNames) + len(bl.zNames) + len(bl.tags_) + 1
+	if width > opt.maxCols() {
+		return nil, &ParseError{Msg: fmt.Sprintf("%d columns after expanding nominal attributes is more than the limit of %d", width, opt.maxCols())}
+	}
 	maxRows, maxCells := opt.maxRows(), opt.maxCells()
 	vals := make([]string, len(attrs))
 	given := make([]bool, len(attrs))

@@ -81,6 +81,18 @@ func ReadLIBSVM(r io.Reader, opt ReadOptions) (*Dataset, error) {
 	} else {
 		bl.labels = main.labels
 	}
+	// MaxCols and MaxCells bound the whole table (X, Z, tags and the label
+	// column), as they do for CSV.
+	cols := len(bl.xNames) + len(bl.zNames) + len(bl.tags_)
+	if bl.labels != nil {
+		cols++
+	}
+	if cols > opt.maxCols() {
+		return nil, &ParseError{Msg: fmt.Sprintf("%d columns (label, features and tags) is more than the limit of %d", cols, opt.maxCols())}
+	}
+	if bl.n*cols > opt.maxCells() {
+		return nil, &ParseError{Msg: fmt.Sprintf("%d samples × %d columns is more than the limit of %d cells", bl.n, cols, opt.maxCells())}
+	}
 	return bl.dataset(&opt)
 }
 

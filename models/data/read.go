@@ -51,6 +51,9 @@ type ReadOptions struct {
 	Name string
 
 	// Limits; zero means the Default… constant, negative means no limit.
+	// MaxCols and MaxCells count the whole table — label, X, Z and tag
+	// columns (after LIBSVM's sparse rows are made dense and ARFF's nominal
+	// attributes one-hot encoded).
 	MaxBytes int64
 	MaxRows  int
 	MaxCols  int
