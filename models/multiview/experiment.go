@@ -88,12 +88,11 @@ type gridDim struct {
 }
 
 type gridSpec struct {
-	small      bool
-	penalties  []float64
-	tradeoffs  []float64
-	sigmas     []float64
-	ks         []int
-	sigmaScale float64
+	small     bool
+	penalties []float64
+	tradeoffs []float64
+	sigmas    []float64
+	ks        []int
 }
 
 func fl(xs []float64) []string {
