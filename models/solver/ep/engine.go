@@ -55,6 +55,8 @@ type Result struct {
 	Converged bool
 	Skipped   int // site updates skipped in the last sweep (negative precision or invalid cavity)
 	blocks    []*blockState
+	tick      func() // progress between the blocked steps of recompute
+
 }
 
 type blockState struct {
@@ -123,6 +125,12 @@ func Run(ctx context.Context, blocks []Block, site SiteFunc, opt Options) (*Resu
 		}
 		res.blocks[b] = &blockState{neg: blk.AllowNegative, k: blk.K, m0: m0, sigma: mat.NewSymDense(n, nil), mu: make([]float64, n), sW: make([]float64, n)}
 	}
+	sweepNow := 0
+	res.tick = func() {
+		if opt.Progress != nil {
+			opt.Progress(sweepNow, n)
+		}
+	}
 	if err := res.recompute(); err != nil {
 		if opt.Init == nil {
 			return nil, err
@@ -144,10 +152,11 @@ func Run(ctx context.Context, blocks []Block, site SiteFunc, opt Options) (*Resu
 		return nil, err
 	}
 	for sweep := 1; sweep <= opt.MaxSweeps; sweep++ {
+		sweepNow = sweep
 		res.Skipped = 0
 		moved := 0.0
 		for i := 0; i < n; i++ {
-			if i%32 == 0 {
+			if i%8 == 0 {
 				if err := ctx.Err(); err != nil {
 					return nil, err
 				}
@@ -278,9 +287,19 @@ func (r *Result) recompute() error {
 			}
 		}
 		lr := L.RawTriangular()
-		blas64.Trsm(blas.Left, blas.NoTrans, 1, lr, V.RawMatrix())
+		vr := V.RawMatrix()
+		// Blocked so that progress is reported every ~n²·32 flops.
+		for j := 0; j < n; j += panel {
+			w := min(panel, n-j)
+			blas64.Trsm(blas.Left, blas.NoTrans, 1, lr, blas64.General{Rows: n, Cols: w, Stride: vr.Stride, Data: vr.Data[j:]})
+			r.progress()
+		}
 		bs.sigma.CopySym(bs.k)
-		blas64.Syrk(blas.Trans, -1, V.RawMatrix(), 1, bs.sigma.RawSymmetric())
+		for k := 0; k < n; k += panel {
+			w := min(panel, n-k)
+			blas64.Syrk(blas.Trans, -1, blas64.General{Rows: w, Cols: n, Stride: vr.Stride, Data: vr.Data[k*vr.Stride:]}, 1, bs.sigma.RawSymmetric())
+			r.progress()
+		}
 		p := make([]float64, n)
 		for i := range p {
 			p[i] = r.Nu[b][i] - r.Tau[b][i]*bs.m0[i]
@@ -325,9 +344,16 @@ func (r *Result) recomputeLU(b int) error {
 		return fmt.Errorf("%w: the posterior covariance is not positive definite", ErrNumerical)
 	}
 	bs.logDet = ld
-	var S mat.Dense
-	if err := lu.SolveTo(&S, false, bs.k); err != nil {
-		return fmt.Errorf("%w: %v", ErrNumerical, err)
+	r.progress()
+	Kd := mat.DenseCopyOf(bs.k)
+	S := mat.NewDense(n, n, nil)
+	for j := 0; j < n; j += panel {
+		w := min(panel, n-j)
+		dst := S.Slice(0, n, j, j+w).(*mat.Dense)
+		if err := lu.SolveTo(dst, false, Kd.Slice(0, n, j, j+w)); err != nil {
+			return fmt.Errorf("%w: %v", ErrNumerical, err)
+		}
+		r.progress()
 	}
 	for i := 0; i < n; i++ {
 		for j := i; j < n; j++ {
@@ -349,6 +375,15 @@ func (r *Result) recomputeLU(b int) error {
 		bs.alpha[i] = p[i] - tau[i]*t.AtVec(i)
 	}
 	return nil
+}
+
+// panel is the column-block width of the blocked steps of recompute.
+const panel = 32
+
+func (r *Result) progress() {
+	if r.tick != nil {
+		r.tick()
+	}
 }
 
 func factorB(ch *mat.Cholesky, k *mat.SymDense, sW []float64) error {
