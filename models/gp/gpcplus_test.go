@@ -303,3 +303,19 @@ func TestMultiClass(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A sweep limit that is too small is reported (Converged = false and a
+// warning), not looped on.
+func TestSweepLimitReported(t *testing.T) {
+	ds, _ := lupiData(40, 8)
+	for _, id := range []string{"gpc", "gpcplus"} {
+		f, err := fitSpec(t, id, ds, map[string]string{"optimize": "false", "max_sweeps": "1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := f.Report()
+		if r.Converged || len(r.Warnings) == 0 || r.Iterations != 1 {
+			t.Errorf("%s: converged=%v iterations=%d warnings=%v", id, r.Converged, r.Iterations, r.Warnings)
+		}
+	}
+}
