@@ -5,6 +5,11 @@ import "github.com/maxence-charriere/go-app/v9/pkg/app"
 // About explains LUPI and links the papers.
 type About struct{ app.Compo }
 
+// OnMount marks the page live.
+func (a *About) OnMount(ctx app.Context) {
+	app.Window().Get("document").Get("body").Call("setAttribute", "data-lupi-ready", "1")
+}
+
 // Render implements app.Composer.
 func (a *About) Render() app.UI {
 	return app.Article().Class("about").Body(

@@ -9,12 +9,33 @@ import (
 	"lupilab/models/model"
 )
 
-// paramForm renders a spec's parameters: log sliders with a number beside
+// advancedParams are solver settings rather than modelling choices; the
+// form folds them away (a spec can also mark a parameter Advanced).
+var advancedParams = map[string]bool{
+	"eps": true, "shrinking": true, "cache": true, "precision": true, "max_iter": true,
+	"restarts": true, "max_sweeps": true, "damping": true, "quad_nodes": true, "ccp_iter": true,
+	"ridge": true, "multiclass": true, "ard": true, "oreg": true, "predict": true, "optimize_gamplitude": true,
+	"wpos": true, "wneg": true, "balanced": true, "probability": true, "tol": true, "max_iters": true,
+}
+
+// splitParams separates the modelling parameters from the solver settings.
+func splitParams(spec *model.Spec) (basic, advanced []model.Param) {
+	for _, p := range spec.Params {
+		if p.Advanced || advancedParams[p.Name] {
+			advanced = append(advanced, p)
+		} else {
+			basic = append(basic, p)
+		}
+	}
+	return basic, advanced
+}
+
+// paramForm renders parameters of a spec: log sliders with a number beside
 // them, selects for choices, checkboxes for booleans. onChange receives the
 // new text value.
-func paramForm(spec *model.Spec, vals model.Values, onChange func(ctx app.Context, name, value string)) app.UI {
+func paramForm(spec *model.Spec, params []model.Param, vals model.Values, onChange func(ctx app.Context, name, value string)) app.UI {
 	var rows []app.UI
-	for _, p := range spec.Params {
+	for _, p := range params {
 		if !visible(p, vals) {
 			continue
 		}

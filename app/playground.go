@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -16,48 +17,68 @@ import (
 )
 
 // Playground is the main view: choose data and a model, train in the tab,
-// see the decision surface and the numbers.
+// see the decision surface and the numbers; compare models on one split;
+// tune two parameters by cross-validation.
 type Playground struct {
 	app.Compo
 
 	// data
-	source    string // "gen:<name>" or "ds:<name>"
+	source    string // "gen:<name>", "ds:<name>" or "up:<file name>"
 	n         int
 	noise     float64
 	seed      int64
 	trainFrac float64
 	index     []shippedInfo
 	cache     map[string]*data.Dataset
+	uploaded  *data.Dataset
 
 	// model
 	modelID string
 	values  map[string]model.Values // per model, so switching back keeps settings
 
-	// job
-	busy     bool
-	progress float64
-	stage    string
-	cancel   context.CancelFunc
-	pending  int // debounce counter
+	view    string // "model", "compare" or "tune"
+	pending int    // debounce counter
+	ready   bool   // mounted: changes retrain
+	tag     int    // selected tag (multi-label views)
 
-	// result
-	out    *run.Outcome
-	errMsg string
+	train   job
+	out     *run.Outcome
+	errMsg  string
+	cmp     compareState
+	tune    tuneState
+	message string // non-error notices (e.g. restored session)
 }
 
 // OnInit sets defaults.
 func (p *Playground) OnInit() {
 	p.source, p.n, p.noise, p.seed, p.trainFrac = "gen:moons", 200, 0.2, 1, 0.7
-	p.modelID = "svm"
+	p.modelID, p.view = "svm", "model"
 	p.values = map[string]model.Values{}
 	p.cache = map[string]*data.Dataset{}
+	p.cmp.selected = map[string]bool{"svm": true, "l2svm": true}
+}
+
+// OnNav restores the state from the URL (a shared link) or, without one, from
+// the last session in local storage.
+func (p *Playground) OnNav(ctx app.Context) {
+	if !p.decodeState(ctx.Page().URL().Query()) {
+		var saved string
+		ctx.LocalStorage().Get(sessionKey, &saved)
+		if q, err := url.ParseQuery(saved); err == nil && p.decodeState(q) {
+			p.message = "Restored your last session."
+		}
+	}
+	if strings.HasPrefix(p.source, "up:") {
+		p.restoreUpload(ctx)
+	}
 }
 
 // OnMount marks the page as live (the pre-rendered HTML looks the same but
-// has no handlers; tests and the load-time budget wait for this mark) and
-// loads the dataset index in the background.
+// has no handlers; tests and the load-time budget wait for this mark), loads
+// the dataset index and trains once so that a link shows its result.
 func (p *Playground) OnMount(ctx app.Context) {
 	app.Window().Get("document").Get("body").Call("setAttribute", "data-lupi-ready", "1")
+	p.ready = true
 	ctx.Async(func() {
 		idx, err := loadIndex(staticBase(ctx))
 		ctx.Dispatch(func(ctx app.Context) {
@@ -66,15 +87,18 @@ func (p *Playground) OnMount(ctx app.Context) {
 				return
 			}
 			p.index = idx
+			if strings.HasPrefix(p.source, "ds:") || ctx.Page().URL().Query().Get("data") != "" {
+				p.startTrain(ctx)
+			}
 		})
 	})
 }
 
-// OnDismount cancels a running job.
+// OnDismount cancels running jobs.
 func (p *Playground) OnDismount() {
-	if p.cancel != nil {
-		p.cancel()
-	}
+	p.train.stop()
+	p.cmp.job.stop()
+	p.tune.job.stop()
 }
 
 func staticBase(ctx app.Context) string {
@@ -106,74 +130,142 @@ func (p *Playground) vals() model.Values {
 
 // Render implements app.Composer.
 func (p *Playground) Render() app.UI {
-	specs := model.All()
-	spec := p.spec()
 	return app.Div().Class("playground").Body(
 		app.Section().Class("controls").Aria("label", "Controls").Body(
-			app.H2().Text("Data"),
-			app.Div().Class("param").Body(
-				app.Label().For("dataset").Text("Dataset"),
-				app.Select().ID("dataset").OnChange(p.onSource).Body(
-					app.OptGroup().Label("Synthetic (2-D)").Body(
-						app.Range(generators).Slice(func(i int) app.UI {
-							g := generators[i]
-							return app.Option().Value("gen:" + g.id).Selected(p.source == "gen:"+g.id).Text(g.label)
-						}),
-					),
-					app.If(len(p.index) > 0, app.OptGroup().Label("Real data").Body(
-						app.Range(p.index).Slice(func(i int) app.UI {
-							d := p.index[i]
-							return app.Option().Value("ds:" + d.Name).Selected(p.source == "ds:"+d.Name).Text(d.Title)
-						}),
-					)),
-				),
-			),
-			app.If(strings.HasPrefix(p.source, "gen:"),
-				app.Div().Class("genrow").Body(
-					numField("n", "Samples", strconv.Itoa(p.n), 10, 5000, 10, p.onNum(func(v float64) { p.n = int(v) })),
-					numField("noise", "Noise", strconv.FormatFloat(p.noise, 'g', -1, 64), 0, 2, 0.05, p.onNum(func(v float64) { p.noise = v })),
-					numField("seed", "Seed", strconv.FormatInt(p.seed, 10), 0, 1e9, 1, p.onNum(func(v float64) { p.seed = int64(v) })),
-				),
-			),
-			numField("trainpct", "Train %", strconv.Itoa(int(p.trainFrac*100+0.5)), 10, 90, 5, p.onNum(func(v float64) { p.trainFrac = v / 100 })),
-			app.P().Class("about-data").Text(p.sourceAbout()),
-			app.H2().Text("Model"),
-			app.Div().Class("param").Body(
-				app.Label().For("model").Text("Model"),
-				app.Select().ID("model").OnChange(p.onModel).Body(
-					app.Range(specs).Slice(func(i int) app.UI {
-						s := specs[i]
-						return app.Option().Value(s.ID).Selected(s.ID == p.modelID).Text(s.Name)
-					}),
-				),
-			),
-			p.modelPanel(spec),
-			app.Div().Class("actions").Body(
-				app.Button().ID("train").Class("primary").Text("Train").Disabled(p.busy).OnClick(p.onTrain),
-				app.If(p.busy, app.Button().ID("cancel").Text("Cancel").OnClick(p.onCancel)),
-			),
-			app.If(p.busy, app.Div().Class("progress").Body(
-				app.Progress().ID("progress").Max(1).Value(p.progress).Aria("label", "Training progress"),
-				app.Span().Class("stage").Text(p.stage),
-			)),
+			p.dataPanel(),
+			p.modelPanel(),
 		),
 		app.Section().Class("results").Aria("label", "Results").Body(
+			app.Div().Class("subtabs").Aria("role", "tablist").Body(
+				p.subtab("model", "Model"),
+				p.subtab("compare", "Compare"),
+				p.subtab("tune", "Tune (CV grid)"),
+			),
+			app.If(p.message != "", app.P().Class("notice").Text(p.message)),
 			app.If(p.errMsg != "", app.P().ID("error").Class("error").Aria("live", "polite").Text(p.errMsg)),
-			&Plot{Out: p.out},
-			p.renderMetrics(),
+			p.resultView(),
 		),
 	)
 }
 
-func (p *Playground) modelPanel(spec *model.Spec) app.UI {
-	if spec == nil {
-		return app.P().Class("error").Text("No model is registered.")
+func (p *Playground) subtab(id, label string) app.UI {
+	return app.Button().ID("view-"+id).Class("subtab").Aria("role", "tab").Aria("selected", strconv.FormatBool(p.view == id)).
+		Text(label).OnClick(func(ctx app.Context, e app.Event) {
+		p.view = id
+		p.saveState(ctx)
+	})
+}
+
+func (p *Playground) resultView() app.UI {
+	switch p.view {
+	case "compare":
+		return p.compareView()
+	case "tune":
+		return p.tuneView()
 	}
 	return app.Div().Body(
-		app.P().Class("paper").Text(spec.Paper+" — "+spec.Equations),
-		app.If(spec.About != "", app.P().Class("help").Text(spec.About)),
-		paramForm(spec, p.vals(), p.onParam),
+		&Plot{Out: p.out, Tag: p.tag},
+		p.tagSelector(),
+		p.renderMetrics(),
+		p.exportBar(),
 	)
+}
+
+func (p *Playground) dataPanel() app.UI {
+	return app.Div().Body(
+		app.H2().Text("Data"),
+		app.Div().Class("param").Body(
+			app.Label().For("dataset").Text("Dataset"),
+			app.Select().ID("dataset").OnChange(p.onSource).Body(
+				app.OptGroup().Label("Synthetic (2-D)").Body(
+					app.Range(generators).Slice(func(i int) app.UI {
+						g := generators[i]
+						return app.Option().Value("gen:" + g.id).Selected(p.source == "gen:"+g.id).Text(g.label)
+					}),
+				),
+				app.If(len(p.index) > 0, app.OptGroup().Label("Real data").Body(
+					app.Range(p.index).Slice(func(i int) app.UI {
+						d := p.index[i]
+						return app.Option().Value("ds:" + d.Name).Selected(p.source == "ds:"+d.Name).Text(d.Title)
+					}),
+				)),
+				app.If(p.uploaded != nil, app.OptGroup().Label("Your data").Body(
+					app.Option().Value(p.uploadSource()).Selected(strings.HasPrefix(p.source, "up:")).Text(p.uploadName()),
+				)),
+			),
+		),
+		app.If(strings.HasPrefix(p.source, "gen:"),
+			app.Div().Class("genrow").Body(
+				numField("n", "Samples", strconv.Itoa(p.n), 10, 5000, 10, p.onNum(func(v float64) { p.n = int(v) })),
+				numField("noise", "Noise", strconv.FormatFloat(p.noise, 'g', -1, 64), 0, 2, 0.05, p.onNum(func(v float64) { p.noise = v })),
+				numField("seed", "Seed", strconv.FormatInt(p.seed, 10), 0, 1e9, 1, p.onNum(func(v float64) { p.seed = int64(v) })),
+			),
+		),
+		app.If(!strings.HasPrefix(p.source, "gen:"),
+			numField("seed", "Split seed", strconv.FormatInt(p.seed, 10), 0, 1e9, 1, p.onNum(func(v float64) { p.seed = int64(v) })),
+		),
+		numField("trainpct", "Train %", strconv.Itoa(int(p.trainFrac*100+0.5)), 10, 90, 5, p.onNum(func(v float64) { p.trainFrac = v / 100 })),
+		app.P().ID("about-data").Class("about-data").Text(p.sourceAbout()),
+		p.uploadPanel(),
+	)
+}
+
+func (p *Playground) modelPanel() app.UI {
+	spec := p.spec()
+	groups := map[model.Family][]*model.Spec{}
+	for _, s := range model.All() {
+		groups[s.Family] = append(groups[s.Family], s)
+	}
+	var opts []app.UI
+	for _, f := range families {
+		ss := groups[f.id]
+		if len(ss) == 0 {
+			continue
+		}
+		opts = append(opts, app.OptGroup().Label(f.label).Body(
+			app.Range(ss).Slice(func(i int) app.UI {
+				s := ss[i]
+				return app.Option().Value(s.ID).Selected(s.ID == p.modelID).Text(s.Name)
+			}),
+		))
+	}
+	var body []app.UI
+	body = append(body,
+		app.H2().Text("Model"),
+		app.Div().Class("param").Body(
+			app.Label().For("model").Text("Model"),
+			app.Select().ID("model").OnChange(p.onModel).Body(opts...),
+		),
+	)
+	if spec == nil {
+		return app.Div().Body(append(body, app.P().Class("error").Text("No model is registered."))...)
+	}
+	basic, advanced := splitParams(spec)
+	body = append(body,
+		app.P().Class("paper").Text(spec.Paper+" — "+spec.Equations),
+		app.Div().Class("actions").Body(
+			app.Button().ID("train").Class("primary").Text("Train").Disabled(p.train.busy).OnClick(p.onTrain),
+		),
+		p.train.view("train"),
+		paramForm(spec, basic, p.vals(), p.onParam),
+		app.If(len(advanced) > 0, app.Details().Class("advanced").Body(
+			app.Summary().Text("Advanced settings"),
+			paramForm(spec, advanced, p.vals(), p.onParam),
+		)),
+		app.If(spec.About != "", app.P().Class("help").Text(spec.About)),
+	)
+	return app.Div().Body(body...)
+}
+
+var families = []struct {
+	id    model.Family
+	label string
+}{
+	{model.FamilySVM, "SVM and SVM+ (paper 000)"},
+	{model.FamilyGP, "Gaussian processes (paper 002)"},
+	{model.FamilyTwin, "Twin SVMs (paper 001)"},
+	{model.FamilyMultiView, "Multi-view (paper 001)"},
+	{model.FamilyTags, "Multi-label (paper 003)"},
 }
 
 func numField(id, label, val string, min, max, step float64, on func(app.Context, app.Event)) app.UI {
@@ -194,10 +286,19 @@ func (p *Playground) sourceAbout() string {
 	if d, ok := strings.CutPrefix(p.source, "ds:"); ok {
 		for _, x := range p.index {
 			if x.Name == d {
-				return fmt.Sprintf("%s (%d rows, %d features, %d-feature second block.) Source: %s. Licence: %s.",
-					x.Description, x.Rows, x.XColumns, x.ZColumns, x.Source, x.Licence)
+				z := ""
+				if x.ZColumns > 0 {
+					z = fmt.Sprintf(", %d second-block features", x.ZColumns)
+				}
+				return fmt.Sprintf("%s (%d rows, %d features%s.) Source: %s. Licence: %s.",
+					x.Description, x.Rows, x.XColumns, z, x.Source, x.Licence)
 			}
 		}
+	}
+	if p.uploaded != nil && strings.HasPrefix(p.source, "up:") {
+		s := data.Describe(p.uploaded)
+		return fmt.Sprintf("Your file %s: %d rows, %d main features, %d second-block features. It stays in this browser.",
+			p.uploadName(), s.Rows, s.XColumns, s.ZColumns)
 	}
 	return ""
 }
@@ -210,55 +311,93 @@ func (p *Playground) onNum(set func(float64)) func(app.Context, app.Event) {
 			return
 		}
 		set(v)
-		p.scheduleTrain(ctx)
+		p.changed(ctx)
 	}
 }
 
 func (p *Playground) onSource(ctx app.Context, e app.Event) {
 	p.source = ctx.JSSrc().Get("value").String()
-	p.scheduleTrain(ctx)
+	p.tag = 0
+	p.changed(ctx)
 }
 
 func (p *Playground) onModel(ctx app.Context, e app.Event) {
 	p.modelID = ctx.JSSrc().Get("value").String()
-	p.scheduleTrain(ctx)
+	// Pick data that suits the model when the current data cannot serve it.
+	if spec := p.spec(); spec != nil {
+		if ds, err := p.peekDataset(); err == nil && run.Compatible(spec, ds) != nil && strings.HasPrefix(p.source, "gen:") {
+			p.source = "gen:" + run.DefaultGenerator(spec)
+			p.message = "Switched to the " + run.DefaultGenerator(spec) + " data, which " + spec.Name + " can use."
+		}
+	}
+	p.changed(ctx)
 }
 
 func (p *Playground) onParam(ctx app.Context, name, value string) {
 	v := p.vals()
 	v[name] = value
-	p.scheduleTrain(ctx)
+	p.changed(ctx)
 }
 
-// scheduleTrain retrains after a short pause, so dragging a slider or
-// typing does not start a fit per keystroke, and keeps the current plot.
-func (p *Playground) scheduleTrain(ctx app.Context) {
+// changed records the state (URL + local storage) and retrains after a
+// short pause, so dragging a slider or typing does not start a fit per
+// keystroke; the current plot stays until the new one is ready.
+func (p *Playground) changed(ctx app.Context) {
+	p.saveState(ctx)
+	if !p.ready || p.view != "model" {
+		return
+	}
 	p.pending++
 	mine := p.pending
 	ctx.After(350*time.Millisecond, func(ctx app.Context) {
 		if mine == p.pending {
-			p.train(ctx)
+			p.startTrain(ctx)
 		}
 	})
 }
 
-func (p *Playground) onTrain(ctx app.Context, e app.Event) { p.train(ctx) }
-
-func (p *Playground) onCancel(ctx app.Context, e app.Event) {
-	if p.cancel != nil {
-		p.cancel()
+func (p *Playground) saveState(ctx app.Context) {
+	q := p.encodeState()
+	u := *ctx.Page().URL()
+	all := u.Query()
+	tab := all.Get("tab")
+	if tab != "" {
+		q.Set("tab", tab)
 	}
+	u.RawQuery = q.Encode()
+	ctx.Page().ReplaceURL(&u)
+	ctx.LocalStorage().Set(sessionKey, q.Encode())
 }
 
-// dataset returns the chosen dataset (generated, or fetched once and cached).
-func (p *Playground) dataset(ctx app.Context) (*data.Dataset, error) {
+func (p *Playground) onTrain(ctx app.Context, e app.Event) {
+	p.saveState(ctx)
+	p.startTrain(ctx)
+}
+
+// peekDataset returns the current dataset if it is at hand without
+// fetching (generated, cached or uploaded).
+func (p *Playground) peekDataset() (*data.Dataset, error) {
 	if g, ok := strings.CutPrefix(p.source, "gen:"); ok {
 		return data.GenerateByName(g, p.n, p.noise, p.seed)
 	}
-	name := strings.TrimPrefix(p.source, "ds:")
-	if ds, ok := p.cache[name]; ok {
+	if strings.HasPrefix(p.source, "up:") {
+		if p.uploaded == nil {
+			return nil, errors.New("this link refers to a file uploaded in another browser: upload it here to reproduce the result")
+		}
+		return p.uploaded, nil
+	}
+	if ds, ok := p.cache[strings.TrimPrefix(p.source, "ds:")]; ok {
 		return ds, nil
 	}
+	return nil, errors.New("not loaded")
+}
+
+// dataset returns the chosen dataset (generated, uploaded, or fetched once and cached).
+func (p *Playground) dataset(ctx app.Context) (*data.Dataset, error) {
+	if ds, err := p.peekDataset(); err == nil || !strings.HasPrefix(p.source, "ds:") {
+		return ds, err
+	}
+	name := strings.TrimPrefix(p.source, "ds:")
 	for _, info := range p.index {
 		if info.Name == name {
 			ds, err := loadShipped(staticBase(ctx), info)
@@ -272,111 +411,51 @@ func (p *Playground) dataset(ctx app.Context) (*data.Dataset, error) {
 	return nil, fmt.Errorf("unknown dataset %q", name)
 }
 
-func (p *Playground) train(ctx app.Context) {
-	if p.cancel != nil {
-		p.cancel()
-	}
-	jobCtx, cancel := context.WithCancel(context.Background())
-	p.cancel = cancel
-	p.busy, p.progress, p.stage, p.errMsg = true, 0, "preparing", ""
-	seed, frac, modelID := p.seed, p.trainFrac, p.modelID
-	params := p.vals().Clone()
-	ctx.Async(func() {
+func (p *Playground) runConfig(ds *data.Dataset) run.Config {
+	return run.Config{Dataset: ds, TrainFrac: p.trainFrac, Seed: p.seed, Scale: "standard",
+		Model: p.modelID, Params: p.vals().Clone(), GridSize: 200}
+}
+
+func (p *Playground) startTrain(ctx app.Context) {
+	p.errMsg = ""
+	p.train.start(ctx, "preparing", func(jobCtx context.Context, progress func(model.Progress)) (any, error) {
 		ds, err := p.dataset(ctx)
-		var out *run.Outcome
-		if err == nil {
-			last := time.Now()
-			progress := func(pr model.Progress) {
-				if time.Since(last) < 15*time.Millisecond {
-					return
-				}
-				last = time.Now()
-				ctx.Dispatch(func(ctx app.Context) {
-					if jobCtx.Err() == nil {
-						p.progress, p.stage = pr.Fraction, pr.Stage
-					}
-				})
-				// Go's wasm is single-threaded: sleeping hands the event
-				// loop back to the browser so the page stays responsive.
-				time.Sleep(time.Millisecond)
-			}
-			out, err = run.Do(jobCtx, run.Config{Dataset: ds, TrainFrac: frac, Seed: seed, Scale: "standard",
-				Model: modelID, Params: params, GridSize: 200}, progress)
+		if err != nil {
+			return nil, err
 		}
-		ctx.Dispatch(func(ctx app.Context) {
-			if p.cancel != nil && jobCtx.Err() != nil && err == nil {
-				return // superseded by a newer job
+		return run.Do(jobCtx, p.runConfig(ds), progress)
+	}, func(ctx app.Context, res any, err error) {
+		switch {
+		case errors.Is(err, context.Canceled):
+			p.errMsg = "Training cancelled."
+		case err != nil:
+			p.errMsg = err.Error()
+		default:
+			p.out = res.(*run.Outcome)
+			if p.tag >= p.out.Train.NumTags() {
+				p.tag = 0
 			}
-			p.busy = false
-			cancel()
-			switch {
-			case errors.Is(err, context.Canceled):
-				p.errMsg = "Training cancelled."
-			case err != nil:
-				p.errMsg = err.Error()
-			default:
-				p.out = out
-			}
-		})
+		}
 	})
 }
 
-func (p *Playground) renderMetrics() app.UI {
+func (p *Playground) tagSelector() app.UI {
 	o := p.out
-	if o == nil {
-		return app.P().Class("hint").Text("Press Train to fit the model in your browser.")
-	}
-	r := o.Report
-	conv := "yes"
-	if !r.Converged {
-		conv = "no"
-	}
-	rows := [][2]string{
-		{"Model", o.Spec.Name},
-		{"Train accuracy", pct(o.TrainAcc)},
-		{"Test accuracy", pct(o.TestAcc)},
-		{"Support vectors", strconv.Itoa(r.NSupport)},
-		{"Training time", fmt.Sprintf("%.3f s", o.FitSeconds)},
-		{"Converged", conv},
-		{"Iterations", strconv.Itoa(r.Iterations)},
-		{"Objective", strconv.FormatFloat(r.Objective, 'g', 8, 64)},
-	}
-	if lml, ok := r.Extras["log_marginal_likelihood"]; ok {
-		rows = append(rows, [2]string{"log marginal likelihood", strconv.FormatFloat(lml, 'g', 8, 64)})
-	}
-	ids := []string{"m-model", "m-train-acc", "m-test-acc", "m-nsv", "m-time", "m-converged", "m-iter", "m-obj", "m-lml"}
-	return app.Div().Class("metrics").Body(
-		app.Table().ID("metrics").Body(
-			app.Range(rows).Slice(func(i int) app.UI {
-				return app.Tr().Body(app.Th().Scope("row").Text(rows[i][0]), app.Td().ID(ids[i]).Text(rows[i][1]))
-			}),
-		),
-		app.If(len(r.Warnings) > 0, app.Ul().Class("warnings").Body(
-			app.Range(r.Warnings).Slice(func(i int) app.UI { return app.Li().Text(r.Warnings[i]) }),
-		)),
-		confusionTable(o),
-	)
-}
-
-func confusionTable(o *run.Outcome) app.UI {
-	if o.Confusion == nil {
+	if o == nil || o.Train.NumTags() == 0 {
 		return nil
 	}
-	cls := o.Train.Classes
-	return app.Table().Class("confusion").Body(
-		app.Caption().Text("Test confusion matrix (rows: true class, columns: predicted)"),
-		app.Tr().Body(
-			app.Th().Text(""),
-			app.Range(cls).Slice(func(j int) app.UI { return app.Th().Scope("col").Text(cls[j]) }),
+	names := o.Train.TagNames
+	return app.Div().Class("param inline").Body(
+		app.Label().For("tag").Text("Tag shown"),
+		app.Select().ID("tag").OnChange(func(ctx app.Context, e app.Event) {
+			if t, err := strconv.Atoi(ctx.JSSrc().Get("value").String()); err == nil {
+				p.tag = t
+			}
+		}).Body(
+			app.Range(names).Slice(func(i int) app.UI {
+				return app.Option().Value(strconv.Itoa(i)).Selected(i == p.tag).Text(names[i])
+			}),
 		),
-		app.Range(o.Confusion).Slice(func(i int) app.UI {
-			return app.Tr().Body(
-				app.Th().Scope("row").Text(cls[i]),
-				app.Range(o.Confusion[i]).Slice(func(j int) app.UI {
-					return app.Td().Text(strconv.Itoa(o.Confusion[i][j]))
-				}),
-			)
-		}),
 	)
 }
 

@@ -12,6 +12,7 @@ type Shell struct {
 
 var tabs = []struct{ id, label string }{
 	{"play", "Playground"},
+	{"papers", "Papers"},
 	{"about", "About"},
 }
 
@@ -32,6 +33,8 @@ func (s *Shell) Render() app.UI {
 	switch s.tab {
 	case "about":
 		view = &About{}
+	case "papers":
+		view = &Papers{}
 	default:
 		view = &Playground{}
 	}

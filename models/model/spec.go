@@ -75,6 +75,9 @@ type Param struct {
 	// ShowIf hides the parameter unless another parameter has one of the given
 	// values, e.g. {"kernel": {"rbf"}} for gamma. Purely a UI hint.
 	ShowIf map[string][]string `json:"show_if,omitempty"`
+	// Advanced marks solver settings (tolerances, caches, iteration limits)
+	// that the UI folds away. Purely a UI hint.
+	Advanced bool `json:"advanced,omitempty"`
 }
 
 // Spec describes a registered model.

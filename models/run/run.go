@@ -110,20 +110,49 @@ func Do(ctx context.Context, cfg Config, progress func(model.Progress)) (*Outcom
 		return nil, err
 	}
 	o.FitSeconds = time.Since(start).Seconds()
-	o.Report = o.Fitted.Report()
-	if o.TrainPred, err = o.Fitted.Predict(forPredict(spec, train)); err != nil {
-		return nil, err
-	}
-	if o.TestPred, err = o.Fitted.Predict(forPredict(spec, test)); err != nil {
-		return nil, err
-	}
-	if err := o.score(); err != nil {
-		return nil, err
-	}
-	if err := o.plot(cfg.GridSize); err != nil {
+	if err := o.finish(cfg.GridSize); err != nil {
 		return nil, err
 	}
 	return o, nil
+}
+
+// Score evaluates an already fitted model (e.g. one imported from a file) on
+// cfg's split: predictions, scores and the decision surface, no fitting.
+func Score(cfg Config, spec *model.Spec, f model.Fitted) (*Outcome, error) {
+	if err := Compatible(spec, cfg.Dataset); err != nil {
+		return nil, err
+	}
+	train, test, err := Prepare(cfg)
+	if err != nil {
+		return nil, err
+	}
+	o := &Outcome{Spec: spec, Train: train, Test: test, Fitted: f}
+	if r := f.Report(); r != nil {
+		o.Params = r.Params
+	}
+	if err := o.finish(cfg.GridSize); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// finish predicts, scores and plots a fitted outcome.
+func (o *Outcome) finish(gridSize int) error {
+	var err error
+	o.Report = o.Fitted.Report()
+	if o.Report == nil {
+		o.Report = &model.Report{Model: o.Spec.ID}
+	}
+	if o.TrainPred, err = o.Fitted.Predict(forPredict(o.Spec, o.Train)); err != nil {
+		return err
+	}
+	if o.TestPred, err = o.Fitted.Predict(forPredict(o.Spec, o.Test)); err != nil {
+		return err
+	}
+	if err := o.score(); err != nil {
+		return err
+	}
+	return o.plot(gridSize)
 }
 
 // Compatible says whether a model can run on a dataset.

@@ -19,6 +19,15 @@ var (
 	}
 )
 
+// BinaryColor returns the colour of class k (0 or 1) of a binary problem,
+// matching the heatmap's two sides (blue, orange).
+func BinaryColor(k int) string {
+	if k == 1 {
+		return rgb([3]uint8{uint8(posColor[0]), uint8(posColor[1]), uint8(posColor[2])})
+	}
+	return rgb([3]uint8{uint8(negColor[0]), uint8(negColor[1]), uint8(negColor[2])})
+}
+
 // ClassColor returns the colour of class k as a CSS colour string.
 func ClassColor(k int) string {
 	c := ClassColors[k%len(ClassColors)]

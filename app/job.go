@@ -1,0 +1,85 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+
+	"lupilab/models/model"
+)
+
+// job runs long work off the event handler: the work runs in a goroutine and
+// reports progress through a callback that, every ~15 ms, updates the
+// progress bar and sleeps 1 ms. Go's wasm is single-threaded, so that sleep
+// is what hands the event loop back to the browser: the page repaints and
+// the Cancel button's click is delivered, which cancels the context the work
+// checks.
+type job struct {
+	busy     bool
+	progress float64
+	stage    string
+	cancel   context.CancelFunc
+	serial   int
+}
+
+// start cancels any running job and runs work; done is called on the UI
+// goroutine unless a newer job has started since.
+func (j *job) start(ctx app.Context, stage string, work func(jobCtx context.Context, progress func(model.Progress)) (any, error), done func(ctx app.Context, res any, err error)) {
+	if j.cancel != nil {
+		j.cancel()
+	}
+	jobCtx, cancel := context.WithCancel(context.Background())
+	j.serial++
+	mine := j.serial
+	j.cancel, j.busy, j.progress, j.stage = cancel, true, 0, stage
+	ctx.Async(func() {
+		last := time.Now()
+		progress := func(p model.Progress) {
+			if time.Since(last) < 15*time.Millisecond {
+				return
+			}
+			last = time.Now()
+			ctx.Dispatch(func(ctx app.Context) {
+				if mine == j.serial {
+					if p.Fraction >= 0 {
+						j.progress = p.Fraction
+					}
+					if p.Stage != "" {
+						j.stage = p.Stage
+					}
+				}
+			})
+			time.Sleep(time.Millisecond)
+		}
+		// Let the "busy" state paint before the work starts.
+		time.Sleep(time.Millisecond)
+		res, err := work(jobCtx, progress)
+		ctx.Dispatch(func(ctx app.Context) {
+			if mine != j.serial {
+				return // superseded by a newer job
+			}
+			j.busy = false
+			cancel()
+			done(ctx, res, err)
+		})
+	})
+}
+
+func (j *job) stop() {
+	if j.cancel != nil {
+		j.cancel()
+	}
+}
+
+// view renders the progress bar and the Cancel button.
+func (j *job) view(id string) app.UI {
+	if !j.busy {
+		return nil
+	}
+	return app.Div().Class("progress").Aria("live", "polite").Body(
+		app.Progress().ID(id+"-progress").Max(1).Value(j.progress).Aria("label", "Progress"),
+		app.Button().ID(id+"-cancel").Text("Cancel").OnClick(func(ctx app.Context, e app.Event) { j.stop() }),
+		app.Span().Class("stage").Text(j.stage),
+	)
+}

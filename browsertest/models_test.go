@@ -1,0 +1,122 @@
+package browsertest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"lupilab/models/data"
+	_ "lupilab/models/all"
+	"lupilab/models/model"
+	"lupilab/models/run"
+)
+
+// metricText is what the app shows as its headline test metric.
+func metricText(o *run.Outcome) (sel, want string) {
+	if o.TestTags != nil {
+		return "#m-test-f1", fmt.Sprintf("%.3f", o.TestTags.Micro.F1)
+	}
+	return "#m-test-acc", fmt.Sprintf("%.1f %%", 100*o.TestAcc)
+}
+
+// TestEveryModelInTheBrowser trains every registered model through the UI on
+// the generator the app picks for it and checks that the numbers the page
+// shows equal those of the native pipeline on the same data and seed (the
+// wasm and native builds run the same code; this checks they agree), and
+// saves a screenshot per model.
+func TestEveryModelInTheBrowser(t *testing.T) {
+	url := startServer(t)
+	b := newBrowser(t, 1280, 900)
+	b.run(t, chromedp.Navigate(url+"/"), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
+	for _, spec := range model.All() {
+		gen := run.DefaultGenerator(spec)
+		ds, err := data.GenerateByName(gen, 200, 0.2, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := run.Do(context.Background(), run.Config{Dataset: ds, TrainFrac: 0.7, Seed: 1, Scale: "standard", Model: spec.ID}, nil)
+		if err != nil {
+			t.Errorf("%s: native run: %v", spec.ID, err)
+			continue
+		}
+		sel, wantText := metricText(want)
+		// A link with the state: the app restores it and trains.
+		link := fmt.Sprintf("%s/?data=gen:%s&n=200&noise=0.2&seed=1&train=70&model=%s", url, gen, spec.ID)
+		start := time.Now()
+		b.run(t, chromedp.Navigate(link), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
+		got := b.waitText(t, sel, 3*time.Minute, func(s string) bool { return s != "" })
+		var model string
+		b.run(t, chromedp.TextContent("#m-model", &model, chromedp.ByQuery))
+		elapsed := time.Since(start)
+		if got != wantText || strings.TrimSpace(model) != spec.Name {
+			t.Errorf("%s: the app shows %s %q (model %q), the native pipeline %q", spec.ID, sel, got, model, wantText)
+		}
+		t.Logf("%-9s %-13s %s = %s (native %s); load+train+redraw %.2f s, fit %s, grid %s", spec.ID, gen, sel, got, wantText,
+			elapsed.Seconds(), b.text(t, "#m-time"), b.text(t, "#m-grid-time"))
+		b.screenshot(t, "model-"+spec.ID)
+	}
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
+	}
+}
+
+// TestAppMatchesCLI writes the app's split of a dataset to files, runs the
+// CLI on them and checks the CLI's test accuracy equals what the app shows.
+func TestAppMatchesCLI(t *testing.T) {
+	cli := filepath.Join(t.TempDir(), "lupi")
+	build := exec.Command("go", "build", "-o", cli, "./cmd/lupi")
+	build.Dir = repoRoot
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the CLI: %v\n%s", err, out)
+	}
+	url := startServer(t)
+	b := newBrowser(t, 1280, 900)
+	for _, c := range []struct{ model, gen string }{{"svm", "moons"}, {"svm2plus", "lupi2d"}, {"gpc", "xor"}} {
+		ds, err := data.GenerateByName(c.gen, 200, 0.2, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		train, test, err := run.Prepare(run.Config{Dataset: ds, TrainFrac: 0.7, Seed: 1, Scale: "standard"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		for name, d := range map[string]*data.Dataset{"train.csv": train, "test.csv": test} {
+			f, err := os.Create(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := data.WriteCSV(f, d); err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+		}
+		out, err := exec.Command(cli, "fit", "-model", c.model, "-train", filepath.Join(dir, "train.csv"),
+			"-test", filepath.Join(dir, "test.csv"), "-seed", "1").Output()
+		if err != nil {
+			t.Fatalf("%s: lupi fit: %v", c.model, err)
+		}
+		var res struct {
+			TestMetrics map[string]float64 `json:"test_metrics"`
+		}
+		if err := json.Unmarshal(out, &res); err != nil {
+			t.Fatalf("%s: %v\n%s", c.model, err, out)
+		}
+		cliAcc := fmt.Sprintf("%.1f %%", 100*res.TestMetrics["accuracy"])
+		link := fmt.Sprintf("%s/?data=gen:%s&n=200&noise=0.2&seed=1&train=70&model=%s", url, c.gen, c.model)
+		b.run(t, chromedp.Navigate(link), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
+		got := b.waitText(t, "#m-test-acc", 3*time.Minute, func(s string) bool { return s != "" })
+		if got != cliAcc {
+			t.Errorf("%s on %s: app %s, CLI %s", c.model, c.gen, got, cliAcc)
+		}
+		t.Logf("%s on %s: app %s, CLI %s", c.model, c.gen, got, cliAcc)
+	}
+}
