@@ -15,7 +15,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 echo "== Go: one fit per model and task (go test -bench BenchmarkFit ./models/multiview)"
-go test -run '^$' -bench BenchmarkFit -benchtime 3x ./models/multiview | tee "$tmp/go.txt" | grep -E '^Benchmark|^ok'
+go test -run '^$' -bench BenchmarkFit -benchtime 1x ./models/multiview | tee "$tmp/go.txt" | grep -E '^Benchmark|^ok'
 
 echo
 echo "== Reference: SVM-2K dual by cvxopt (Python) on the same tasks; libsvm SVC on view A"

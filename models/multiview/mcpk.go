@@ -112,6 +112,7 @@ func fitMCPK(ctx context.Context, train *data.Dataset, y []float64, v model.Valu
 	base := newQP(nv)
 	base.addQuad(SA, p.KA, 1)
 	base.addQuad(SB, p.KB, 1/p.tau)
+	opt.Report(model.Progress{Fraction: -1, Stage: "MCPK: dual assembled"})
 	for i := 0; i < n; i++ { // ½ξᵀMξ with M = (D/2)[[I,I],[I,I]]
 		h := p.dd / 2
 		base.P.SetSym(4*n+i, 4*n+i, h)

@@ -250,6 +250,7 @@ func twinProblem(ctx context.Context, opt model.Options, stage string, own, othe
 		if !G[t].Factorize(&oo) {
 			return planes, fmt.Errorf("%s: EᵀE + rI is not positive definite; increase the ridge", stage)
 		}
+		opt.Report(model.Progress{Fraction: -1, Stage: stage + ": assembling the dual"})
 		var T, M mat.Dense
 		if err := G[t].SolveTo(&T, S[t]); err != nil {
 			return planes, fmt.Errorf("%s: %w", stage, err)
@@ -332,6 +333,7 @@ func fitMvTSVM(ctx context.Context, train *data.Dataset, y []float64, v model.Va
 		}
 	}
 	KA, KB := ka.Gram(xa), kb.Gram(xb)
+	opt.Report(model.Progress{Fraction: -1, Stage: "MvTSVM: kernel matrices"})
 	E := [2]*mat.Dense{augRows(KA, pos), augRows(KB, pos)}
 	F := [2]*mat.Dense{augRows(KA, neg), augRows(KB, neg)}
 	rep := &model.Report{Model: "mvtsvm", Params: v.Clone(), NTrain: len(y), Converged: true}

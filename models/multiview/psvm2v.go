@@ -174,6 +174,7 @@ func fitPSVM2V(ctx context.Context, train *data.Dataset, y []float64, v model.Va
 	}
 	b.addQuad(SA, p.KA, 1)
 	b.addQuad(SB, p.KB, 1/p.tau)
+	opt.Report(model.Progress{Fraction: -1, Stage: "PSVM-2V: dual assembled"})
 	res, err := solveQP(ctx, b.problem(), opt, "PSVM-2V dual", 0)
 	if err != nil {
 		return nil, err

@@ -106,6 +106,7 @@ func fitSVM2K(ctx context.Context, train *data.Dataset, y []float64, v model.Val
 	}
 	n := len(y)
 	KA, KB := ka.Gram(xa), kb.Gram(xb)
+	opt.Report(model.Progress{Fraction: -1, Stage: "SVM-2K: kernel matrices"})
 	split := eps > 0
 	nv := 3 * n
 	if split {
@@ -134,6 +135,7 @@ func fitSVM2K(ctx context.Context, train *data.Dataset, y []float64, v model.Val
 	}
 	b.addQuad(SA, KA, 1)
 	b.addQuad(SB, KB, 1)
+	opt.Report(model.Progress{Fraction: -1, Stage: "SVM-2K: dual assembled"})
 	rowA, rowB := make([]float64, nv), make([]float64, nv)
 	for j := 0; j < nv; j++ {
 		for i := 0; i < n; i++ {
