@@ -64,7 +64,8 @@ func init() {
 		model.Param{Name: "quad_nodes", Label: "Quadrature nodes", Kind: model.Int, Default: "32", Min: 4, Max: 128,
 			Help: "Gauss–Hermite nodes for the integral over g (paper 002 eq 12)."},
 	)
-	pp[2].Help = "Prior variance of g, the log noise variance on the privileged space."
+	pp[0].Help = "Prior variance of f. Held at this value by type-II ML: scaling it is the same as shifting the g mean, which is learnt."
+	pp[2].Help = "Prior variance of g, the log noise variance on the privileged space (held unless optimize_gamplitude)."
 	pp = append(pp, runParams()...)
 	pp = append(pp, model.StrategyParam())
 	fitP, loadP := model.WrapBinary("gpcplus", fitGPCPlus, func(raw json.RawMessage) (model.BinaryModel, error) {
