@@ -29,14 +29,17 @@ func init() {
 			Paper:     "Cortes & Vapnik (1995), Support-vector networks; solver: Fan, Chen & Lin (2005), JMLR 6; LIBSVM (Chang & Lin 2011)",
 			Equations: eq, About: about,
 			Task: model.Binary, Family: model.FamilySVM, Z: model.ZNone,
-			Params:     specParams(),
+			Params:     ParamSpecs(),
 			MultiClass: []string{"ovr", "ovo"},
 			Fit:        fit, Load: load,
 		})
 	}
 }
 
-func specParams() []model.Param {
+// ParamSpecs returns the hyper-parameters of "svm" and "l2svm": C, the kernel
+// on X, class weights, probability, solver settings and the multi-class
+// strategy (for packages that train SVMs as building blocks).
+func ParamSpecs() []model.Param {
 	ps := []model.Param{
 		{Name: "C", Label: "C", Kind: model.Float, Default: "1", Min: 1e-5, Max: 1e5, Log: true,
 			Help: "Cost of margin violations: larger C fits the training data more closely."},

@@ -53,7 +53,7 @@ type Params struct {
 	// MaxIter bounds the SMO iterations (0 ⇒ the solver's default).
 	MaxIter int
 	// Shrinking enables the shrinking heuristic.
-	Shrinking bool
+	Shrinking bool // LIBSVM's default is on; recommended for n ≳ 1000
 	// CacheMB is the kernel-row cache budget (0 ⇒ 100 MiB).
 	CacheMB float64
 	// Float32 caches kernel rows in single precision as LIBSVM does (half
@@ -191,8 +191,11 @@ func Train(ctx context.Context, X *mat.Dense, y []float64, p Params, opt model.O
 	if every > 500 {
 		every = 500
 	}
-	prog := func(iter int, viol float64) {
-		opt.Report(model.Progress{Fraction: -1, Stage: "SMO", Iter: iter, Message: fmt.Sprintf("max KKT violation %.3g", viol)})
+	var prog func(int, float64)
+	if opt.Progress != nil {
+		prog = func(iter int, viol float64) {
+			opt.Progress(model.Progress{Fraction: -1, Stage: "SMO", Iter: iter, Message: fmt.Sprintf("max KKT violation %.3g", viol)})
+		}
 	}
 	res, err := smo.Solve(ctx, &smo.Problem{Q: mtx, P: ones, Y: y, Upper: upper},
 		smo.Options{Eps: p.Eps, MaxIter: p.MaxIter, Shrinking: p.Shrinking, CacheMB: p.CacheMB, Float32: p.Float32, Progress: prog, ProgressEvery: every})

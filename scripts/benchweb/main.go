@@ -87,7 +87,7 @@ func run(dir, sizes string, repeats int, timeout time.Duration) error {
 	err = chromedp.Run(ctx,
 		chromedp.Navigate(url),
 		chromedp.Evaluate(`navigator.userAgent`, &version),
-		chromedp.Poll(`window.benchDone === true`, nil, chromedp.WithPollingInterval(500*time.Millisecond)),
+		chromedp.Poll(`window.benchDone === true`, nil, chromedp.WithPollingInterval(500*time.Millisecond), chromedp.WithPollingTimeout(timeout)),
 		chromedp.Evaluate(`window.benchError || ""`, &errText),
 	)
 	if err != nil {
