@@ -13,6 +13,13 @@ import (
 // called inside factorisations (every 64 block columns of the Cholesky).
 const progressBlockN = 256
 
+// eps is the float64 unit roundoff.
+const eps = 0x1p-52
+
+// stallInfeasTol is the certificate tolerance accepted when the iteration
+// stalls on its way to τ = 0.
+const stallInfeasTol = 1e-6
+
 // maxCorrectors is the number of Gondzio centrality correctors tried per
 // iteration (each costs one solve, not a factorisation).
 var maxCorrectors = 2
@@ -128,7 +135,8 @@ func (s *setup) solve(ctx context.Context, k *kkt, opt Options) (*Result, error)
 	res := &Result{}
 	var status Status
 	stallCount := 0
-	lastStep := 0.0
+	lastStep, mu0 := 0.0, 0.0
+	prevP, prevD := math.Inf(1), math.Inf(1) // certificate ratios of the previous iteration
 	// The best iterate so far (by the worst of the three relative measures)
 	// is what a run that stalls or hits MaxIter returns.
 	best := &iterate{x: make([]float64, n), y: make([]float64, pE), z: make([]float64, m), s: make([]float64, m)}
@@ -143,27 +151,46 @@ func (s *setup) solve(ctx context.Context, k *kkt, opt Options) (*Result, error)
 		pobj := 0.5*xPxbar + qx
 		dobj := -0.5*xPxbar - (floats.Dot(s.d, it.y)+floats.Dot(s.h, it.z))/tau
 		sz := floats.Dot(it.s, it.z) / (tau * tau)
-		pscale := 1 + math.Max(math.Max(normD, normH), math.Max(normInf(r.ex), normInf(r.gx))/tau)
+		// Primal scale from the data only (b, d, bounds): a residual that
+		// is small only relative to a huge ‖Ax‖ must not pass, or the x/τ
+		// → ∞ of an infeasible problem would. Rounding in Ax, Ex is allowed
+		// on top (pfloor).
+		pscale := 1 + math.Max(normD, normH)
+		pfloor := 100 * eps * math.Max(normInf(r.ex), normInf(r.gx)) / tau
 		dscale := 1 + math.Max(normQ, math.Max(normInf(r.px), math.Max(normInf(r.eTy), normInf(r.gTz)))/tau)
-		relP := math.Max(normInf(r.ry), normInf(r.rz)) / tau / pscale
+		relP := math.Max(0, math.Max(normInf(r.ry), normInf(r.rz))/tau-pfloor) / pscale
 		relD := normInf(r.rx) / tau / dscale
 		gap := math.Max(math.Abs(pobj-dobj), sz)
 		relGap := gap / math.Max(1, math.Min(math.Abs(pobj), math.Abs(dobj)))
 		mu := (floats.Dot(it.s, it.z) + it.tau*it.kappa) / float64(m+1)
 
-		if relP <= opt.Tol && relD <= opt.Tol && relGap <= opt.Tol {
+		// κ < τ: an optimal solution of the embedding has τ > 0 = κ, while
+		// τ → 0 < κ means infeasibility; without this guard x/τ → ∞ could
+		// make the relative residuals of an infeasible problem look small.
+		if relP <= opt.Tol && relD <= opt.Tol && relGap <= opt.Tol && it.kappa < it.tau {
 			status = StatusOptimal
 			break
 		}
 		// Certificates (only once τ has fallen below κ, i.e. the embedding
 		// is heading for τ = 0).
 		if it.tau < it.kappa {
-			if cert := s.primalInfeasible(it, r, opt.InfeasTol); cert {
+			pRatio, dRatio := s.primalCertRatio(it, r), s.dualCertRatio(it, r)
+			tol := opt.InfeasTol
+			if it.tau < 1e-10*it.kappa && pRatio > 0.5*prevP && dRatio > 0.5*prevD {
+				// τ is numerically zero and the certificates have stopped
+				// improving (x/τ and the KKT weights have exploded):
+				// accept one at the looser tolerance.
+				tol = math.Max(tol, stallInfeasTol)
+			}
+			prevP, prevD = pRatio, dRatio
+			if pRatio <= tol {
 				status = StatusInfeasible
+				opt.InfeasTol = tol
 				break
 			}
-			if cert := s.dualInfeasible(it, r, opt.InfeasTol); cert {
+			if dRatio <= tol {
 				status = StatusUnbounded
+				opt.InfeasTol = tol
 				break
 			}
 		}
@@ -189,14 +216,20 @@ func (s *setup) solve(ctx context.Context, k *kkt, opt Options) (*Result, error)
 		if opt.Progress != nil {
 			opt.Progress(iter)
 		}
-		if stallCount >= 5 {
+		if iter == 0 {
+			mu0 = mu
+		}
+		if stallCount >= 5 || mu < 1e-30*mu0 {
+			// Tiny steps, or μ collapsing far below any useful accuracy
+			// without convergence (τ and κ both → 0: an ill-posed problem).
 			status = StatusStalled
 			break
 		}
 
 		// Factorise the reduced KKT system for this iterate.
 		for i := range w {
-			w[i] = it.z[i] / it.s[i]
+			// Capped so that an s that underflows cannot make H infinite.
+			w[i] = math.Min(it.z[i]/it.s[i], 1e30)
 		}
 		if ok, err := k.factor(w, tick); err != nil {
 			return nil, err
@@ -318,6 +351,20 @@ func (s *setup) solve(ctx context.Context, k *kkt, opt Options) (*Result, error)
 		it.tau += alpha * dtau
 		it.kappa += alpha * dkap
 	}
+	if status == StatusStalled && it.tau < it.kappa {
+		// The embedding was heading for τ = 0 when it stalled: accept a
+		// certificate at a looser tolerance (it still proves that any
+		// feasible point, or any bounded objective, is 1/stallInfeasTol
+		// away in relative units).
+		tol := math.Max(opt.InfeasTol, stallInfeasTol)
+		if s.primalCertRatio(it, r) <= tol {
+			status = StatusInfeasible
+			opt.InfeasTol = tol
+		} else if s.dualCertRatio(it, r) <= tol {
+			status = StatusUnbounded
+			opt.InfeasTol = tol
+		}
+	}
 	if (status == StatusStalled || status == StatusMaxIter) && bestMeasure < math.Inf(1) && bestIter != iter {
 		// Return the best iterate seen (the last one may be worse, or NaN).
 		copyIterate(it, best)
@@ -330,9 +377,9 @@ func (s *setup) solve(ctx context.Context, k *kkt, opt Options) (*Result, error)
 			"(Farkas certificate in Result.Y/Z/ZLower/ZUpper: ‖Aᵀz + Eᵀy − zLower + zUpper‖∞ ≤ %.0e·(−(bᵀz + dᵀy − lᵀzLower + uᵀzUpper)))",
 			ErrInfeasible, conflicting(res), opt.InfeasTol)
 	case StatusUnbounded:
-		return res, fmt.Errorf("%w: along the direction d in Result.Certificate the objective falls linearly (qᵀd = %.3g < 0) "+
-			"while Pd ≈ 0, Ed ≈ 0, Ad ≤ 0 and the bounds hold (to %.0e relative), so it decreases without limit from any feasible point; "+
-			"largest components of d: %s", ErrUnbounded, floats.Dot(s.q, res.Certificate)/s.cost, opt.InfeasTol, topIndices(res.Certificate, "x"))
+		return res, fmt.Errorf("%w: along the direction d in Result.Certificate (largest components %s) the objective falls linearly "+
+			"(qᵀd = %.3g < 0) while Pd ≈ 0, Ed ≈ 0, Ad ≤ 0 and the bounds hold (to %.0e relative), so it decreases without limit from any feasible point",
+			ErrUnbounded, topIndices(res.Certificate, "x"), floats.Dot(s.q, res.Certificate)/s.cost, opt.InfeasTol)
 	}
 	return res, nil
 }
@@ -426,37 +473,34 @@ func maxStep(it *iterate, dz, ds []float64, dtau, dkap float64) float64 {
 	return a
 }
 
-// primalInfeasible tests the Farkas certificate hᵀz + dᵀy < 0 with
-// ‖Eᵀy + Gᵀz‖∞ ≤ tol·(−(hᵀz + dᵀy)), z ≥ 0 (always true for iterates).
-func (s *setup) primalInfeasible(it *iterate, r *residuals, tol float64) bool {
+// primalCertRatio measures the Farkas certificate in (y, z): it returns
+// ‖Eᵀy + Gᵀz‖∞ / (−(hᵀz + dᵀy)) when hᵀz + dᵀy < 0 (z ≥ 0 always holds for
+// iterates) and +Inf otherwise. A ratio ≤ tol certifies infeasibility: any
+// feasible x would need ‖x‖₁ ≥ 1/tol.
+func (s *setup) primalCertRatio(it *iterate, r *residuals) float64 {
 	bz := floats.Dot(s.h, it.z) + floats.Dot(s.d, it.y)
 	if !(bz < 0) {
-		return false
+		return math.Inf(1)
 	}
 	worst := 0.0
 	for i := range r.eTy {
 		worst = math.Max(worst, math.Abs(r.eTy[i]+r.gTz[i]))
 	}
-	return worst <= tol*(-bz)
+	return worst / -bz
 }
 
-// dualInfeasible tests the recession certificate qᵀx < 0 with ‖Px‖∞, ‖Ex‖∞
-// and max(Gx)₊ all ≤ tol·(−qᵀx).
-func (s *setup) dualInfeasible(it *iterate, r *residuals, tol float64) bool {
+// dualCertRatio measures the recession certificate in x: it returns
+// max(‖Px‖∞, ‖Ex‖∞, max(Gx)₊) / (−qᵀx) when qᵀx < 0 and +Inf otherwise.
+func (s *setup) dualCertRatio(it *iterate, r *residuals) float64 {
 	qx := floats.Dot(s.q, it.x)
 	if !(qx < 0) {
-		return false
+		return math.Inf(1)
 	}
-	lim := tol * (-qx)
-	if normInf(r.px) > lim || normInf(r.ex) > lim {
-		return false
-	}
+	worst := math.Max(normInf(r.px), normInf(r.ex))
 	for _, v := range r.gx {
-		if v > lim {
-			return false
-		}
+		worst = math.Max(worst, v)
 	}
-	return true
+	return worst / -qx
 }
 
 // fillResult maps the internal iterate back to the user's problem.

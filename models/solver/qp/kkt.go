@@ -48,6 +48,7 @@ type kkt struct {
 
 	reg, regE   float64 // current δ, δ_E
 	reg0, regE0 float64 // base values
+	maxDiag     float64 // max diag(H) before δ, of the last buildH
 
 	// scratch vectors
 	t1, t2, rx, ry, cx, cy, gx, wz []float64
@@ -88,7 +89,11 @@ func (k *kkt) factor(w []float64, tick func() error) (bool, error) {
 	for i := 0; i < s.mA; i++ {
 		k.sw[i] = math.Sqrt(w[i])
 	}
-	for reg := k.reg0; reg <= 1e8*k.reg0; reg *= 100 {
+	// Regularisation fallback: on failure raise δ by ×100, and at least
+	// to 1e-13·max diag(H), since with barrier weights of 1e15 and more the
+	// rounding in H is far above the base δ.
+	reg := k.reg0
+	for attempt := 0; attempt < 8; attempt++ {
 		k.reg = reg
 		if err := k.buildH(tick); err != nil {
 			return false, err
@@ -97,11 +102,12 @@ func (k *kkt) factor(w []float64, tick func() error) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		if !ok {
-			continue
-		}
-		if k.p == 0 || k.factorSchur() {
+		if ok && (k.p == 0 || k.factorSchur()) {
 			return true, nil
+		}
+		reg = math.Max(100*reg, 1e-13*k.maxDiag)
+		if !(reg <= 1e-2*math.Max(1, k.maxDiag)) {
+			break
 		}
 	}
 	return false, nil
@@ -145,7 +151,9 @@ func (k *kkt) buildH(tick func() error) error {
 	for j, i := range s.up {
 		k.h[i*n+i] += k.w[off+j]
 	}
+	k.maxDiag = 0
 	for i := 0; i < n; i++ {
+		k.maxDiag = math.Max(k.maxDiag, k.h[i*n+i])
 		k.h[i*n+i] += k.reg
 	}
 	return nil
@@ -162,19 +170,23 @@ func (k *kkt) factorSchur() bool {
 	U := blas64.Triangular{N: n, Stride: n, Data: k.h, Uplo: blas.Upper, Diag: blas.NonUnit}
 	M := blas64.General{Rows: n, Cols: p, Stride: p, Data: k.m}
 	blas64.Trsm(blas.Left, blas.Trans, 1, U, M)
-	for regE := k.regE0; regE <= 1e8*k.regE0; regE *= 100 {
+	regE := k.regE0
+	for attempt := 0; attempt < 8; attempt++ {
 		k.regE = regE
 		S := blas64.Symmetric{N: p, Stride: p, Data: k.sch, Uplo: blas.Upper}
 		for i := range k.sch {
 			k.sch[i] = 0
 		}
 		blas64.Syrk(blas.Trans, 1, M, 0, S)
+		maxDiag := 0.0
 		for i := 0; i < p; i++ {
+			maxDiag = math.Max(maxDiag, k.sch[i*p+i])
 			k.sch[i*p+i] += regE
 		}
 		if _, ok := lapack64.Potrf(S); ok {
 			return true
 		}
+		regE = math.Max(100*regE, 1e-13*maxDiag)
 	}
 	return false
 }

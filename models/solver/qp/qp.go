@@ -55,9 +55,10 @@ var (
 	ErrNotPSD = errors.New("qp: P is not positive semidefinite")
 	// ErrInfeasible: the constraints admit no x (a Farkas certificate was found).
 	ErrInfeasible = errors.New("qp: problem is infeasible")
-	// ErrUnbounded: the objective is unbounded below on the feasible set
-	// (a recession direction with Pd = 0, qᵀd < 0 was found). Strictly, this
-	// certifies dual infeasibility: the problem is unbounded if it is feasible.
+	// ErrUnbounded: the objective is unbounded below on the feasible set: a
+	// recession direction with Pd = 0, qᵀd < 0 was found and the constraints
+	// were shown feasible (a problem that is infeasible and also has such a
+	// direction is reported as ErrInfeasible).
 	ErrUnbounded = errors.New("qp: objective is unbounded below")
 	// ErrInput: the problem data are malformed (shapes, NaN/Inf, bounds).
 	ErrInput = errors.New("qp: invalid problem")
@@ -161,7 +162,7 @@ func (s Status) String() string {
 //
 // with complementarity zᵢ(b − Ax)ᵢ = 0, zLowerᵢ(xᵢ − lᵢ) = 0, zUpperᵢ(uᵢ − xᵢ) = 0.
 type Result struct {
-	X         []float64 // primal solution (length n); nil when infeasible/unbounded
+	X         []float64 // primal solution (length n); nil when infeasible; a feasible point when unbounded
 	Obj       float64   // ½xᵀPx + qᵀx at X
 	DualObj   float64   // Lagrangian dual objective at (X, Y, Z, ZLower, ZUpper)
 	Iter      int       // interior-point iterations (factorisations) taken
@@ -179,13 +180,17 @@ type Result struct {
 	Gap       float64 // |Obj − DualObj|
 	// Relative measures the stopping test compares with Tol (computed on
 	// the cost-scaled problem, see the package comment): PrimalRes over
-	// 1 + max(‖b‖∞, ‖d‖∞, finite bounds); DualRes over 1 + the largest of
+	// 1 + max(‖b‖∞, ‖d‖∞, finite bounds) (the stopping test also forgives
+	// rounding of 100ε·max(‖Ax‖∞, ‖Ex‖∞)); DualRes over 1 + the largest of
 	// ‖q‖∞, ‖Px‖∞, ‖Aᵀz‖∞, ‖Eᵀy‖∞, ‖zLower‖∞, ‖zUpper‖∞; Gap over
 	// max(1, min(|Obj|, |DualObj|)).
 	RelPrimalRes, RelDualRes, RelGap float64
 
 	// Certificate is, for StatusUnbounded, a normalised direction d (‖d‖∞ = 1)
-	// with Pd ≈ 0, Ed ≈ 0, Ad ≤ 0, bounds respected and qᵀd < 0. For
+	// with Pd ≈ 0, Ed ≈ 0, Ad ≤ 0, bounds respected and qᵀd < 0; X is then
+	// a feasible point (ErrUnbounded is only returned once the constraints
+	// are shown feasible; if that check fails to converge the error says so
+	// and X is nil). For
 	// StatusInfeasible it is nil and Y, Z, ZLower, ZUpper hold the normalised
 	// Farkas multipliers (Aᵀz + Eᵀy − zLower + zUpper ≈ 0 with bᵀz + dᵀy −
 	// lᵀzLower + uᵀzUpper < 0).
@@ -234,7 +239,47 @@ func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return s.solve(ctx, k, opt)
+	res, err := s.solve(ctx, k, opt)
+	if res == nil || res.Status != StatusUnbounded {
+		return res, err
+	}
+	// A recession direction proves unboundedness only if the constraints
+	// are feasible: find the feasible point nearest the origin,
+	// min ½‖x‖² s.t. the same constraints (strictly convex, so it is
+	// either optimal or certified infeasible).
+	fs := s.feasibility()
+	fopt := Options{Tol: opt.Tol, MaxIter: opt.MaxIter, InfeasTol: opt.InfeasTol, PSDTol: opt.PSDTol}
+	if opt.Progress != nil {
+		fopt.Progress = func(it int) { opt.Progress(res.Iter + it) }
+	}
+	fr, ferr := fs.solve(ctx, newKKT(fs), fopt)
+	switch {
+	case errors.Is(ferr, ErrInfeasible):
+		fr.Iter += res.Iter
+		return fr, ferr
+	case ferr != nil && fr == nil:
+		return nil, ferr // cancelled
+	case fr.Converged:
+		res.X = fr.X
+		res.Iter += fr.Iter
+		return res, fmt.Errorf("%w; Result.X is a feasible point from which it does", err)
+	}
+	res.Iter += fr.Iter
+	return res, fmt.Errorf("%w (feasibility of the constraints could not be confirmed: %v after %d iterations, so the problem may instead be infeasible)", err, fr.Status, fr.Iter)
+}
+
+// feasibility returns the problem min ½‖x‖² subject to s's constraints.
+// It shares s's constraint data (read-only).
+func (s *setup) feasibility() *setup {
+	f := *s
+	n := s.n
+	f.q = make([]float64, n)
+	f.p = make([]float64, n*n)
+	for i := 0; i < n; i++ {
+		f.p[i*n+i] = 1
+	}
+	f.cost = 1
+	return &f
 }
 
 // setup is the problem in the solver's internal form: inequalities

@@ -2,6 +2,7 @@ package qp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -132,3 +133,111 @@ func TestRandomKKT(t *testing.T) {
 }
 
 var qpStressTrials, qpStressScale = 40, 7
+
+// Random infeasible and unbounded problems of moderate size must be reported
+// as such (with verified certificates), never as optimal.
+func TestRandomCertificates(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	normal := func(r, c int) *mat.Dense {
+		d := make([]float64, r*c)
+		for i := range d {
+			d[i] = rng.NormFloat64()
+		}
+		return mat.NewDense(r, c, d)
+	}
+	for trial := 0; trial < 10; trial++ {
+		n := 20 + rng.IntN(60)
+		m := n / 2
+		F := normal(n/3, n)
+		P := mat.NewSymDense(n, nil)
+		P.SymOuterK(1/float64(n), F.T())
+
+		// Infeasible: random feasible rows plus a slab aᵀx ≤ −1, −aᵀx ≤ −1.
+		A := normal(m+2, n)
+		b := make([]float64, m+2)
+		for i := 0; i < m; i++ {
+			b[i] = 1 + rng.Float64()
+		}
+		for j := 0; j < n; j++ {
+			A.Set(m+1, j, -A.At(m, j))
+		}
+		b[m], b[m+1] = -1, -1
+		q := make([]float64, n)
+		for i := range q {
+			q[i] = rng.NormFloat64()
+		}
+		pInf := &Problem{P: P, Q: q, A: A, B: b}
+		if trial%2 == 1 {
+			pInf.Lower, pInf.Upper = make([]float64, n), make([]float64, n)
+			for i := range pInf.Lower {
+				pInf.Lower[i], pInf.Upper[i] = -5, 5
+			}
+		}
+		r, err := Solve(context.Background(), pInf, Options{})
+		if !errors.Is(err, ErrInfeasible) {
+			t.Errorf("trial %d infeasible (n=%d): got %v", trial, n, err)
+		} else {
+			checkFarkas(t, pInf, r)
+		}
+
+		// Unbounded: v in the null space of P and of the (few) equality
+		// rows, inequality rows with aᵀv ≤ 0, and qᵀv < 0.
+		v := mat.NewVecDense(n, nil)
+		{
+			// Project a random vector onto null(F) ∩ null(E).
+			E := normal(2, n)
+			M := mat.NewDense(n/3+2, n, nil)
+			M.Stack(F, E)
+			var svd mat.SVD
+			if !svd.Factorize(M, mat.SVDFull) {
+				t.Fatal("svd")
+			}
+			var V mat.Dense
+			svd.VTo(&V)
+			w := make([]float64, n)
+			for i := range w {
+				w[i] = rng.NormFloat64()
+			}
+			// Null space = last n − rank columns of V.
+			rk := n/3 + 2
+			for c := rk; c < n; c++ {
+				col := mat.Col(nil, c, &V)
+				coef := 0.0
+				for i := range col {
+					coef += col[i] * w[i]
+				}
+				for i := range col {
+					v.SetVec(i, v.AtVec(i)+coef*col[i])
+				}
+			}
+			Au := normal(m, n)
+			bu := make([]float64, m)
+			for i := 0; i < m; i++ {
+				av := mat.Dot(Au.RowView(i), v)
+				if av > 0 {
+					for j := 0; j < n; j++ {
+						Au.Set(i, j, -Au.At(i, j))
+					}
+				}
+				bu[i] = 1 + rng.Float64()
+			}
+			qu := make([]float64, n)
+			for i := range qu {
+				qu[i] = 0.1*rng.NormFloat64() - v.AtVec(i)
+			}
+			// Make sure qᵀv < 0 despite the noise.
+			if mat.Dot(mat.NewVecDense(n, qu), v) >= 0 {
+				for i := range qu {
+					qu[i] = -v.AtVec(i)
+				}
+			}
+			pUnb := &Problem{P: P, Q: qu, A: Au, B: bu, E: E, D: []float64{0, 0}}
+			r, err := Solve(context.Background(), pUnb, Options{})
+			if !errors.Is(err, ErrUnbounded) {
+				t.Errorf("trial %d unbounded (n=%d): got %v", trial, n, err)
+			} else if r.Certificate == nil {
+				t.Errorf("no certificate")
+			}
+		}
+	}
+}
