@@ -241,3 +241,74 @@ func TestRandomCertificates(t *testing.T) {
 		}
 	}
 }
+
+// Rows of A and E scaled over 8 and 6 orders of magnitude and variables
+// over 4: the solver has no equilibration, so this checks that the
+// regularisation, refinement and relative tests cope.
+func TestBadlyScaled(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	kinds := []string{"box_eq", "rankdef", "redundant_eq", "lp_free_eq", "general"}
+	for trial := 0; trial < qpStressTrials; trial++ {
+		n := 5 + rng.IntN(40)
+		p := randomProblem(rng, kinds[trial%5], n, 1)
+		for _, c := range []struct {
+			M       *mat.Dense
+			v       []float64
+			decades float64
+		}{{p.A, p.B, 8}, {p.E, p.D, 6}} {
+			if c.M == nil {
+				continue
+			}
+			r, _ := c.M.Dims()
+			for i := 0; i < r; i++ {
+				f := math.Pow(10, c.decades*(rng.Float64()-0.5))
+				for j := 0; j < n; j++ {
+					c.M.Set(i, j, c.M.At(i, j)*f)
+				}
+				c.v[i] *= f
+			}
+		}
+		// Variable scaling x = S x'.
+		sc := make([]float64, n)
+		for j := range sc {
+			sc[j] = math.Pow(10, 4*rng.Float64()-2)
+		}
+		if p.P != nil {
+			for i := 0; i < n; i++ {
+				for j := i; j < n; j++ {
+					p.P.SetSym(i, j, p.P.At(i, j)*sc[i]*sc[j])
+				}
+			}
+		}
+		for j := range sc {
+			p.Q[j] *= sc[j]
+			if p.Lower != nil {
+				p.Lower[j] /= sc[j]
+				p.Upper[j] /= sc[j]
+			}
+		}
+		for _, M := range []*mat.Dense{p.A, p.E} {
+			if M == nil {
+				continue
+			}
+			r, _ := M.Dims()
+			for i := 0; i < r; i++ {
+				for j := 0; j < n; j++ {
+					M.Set(i, j, M.At(i, j)*sc[j])
+				}
+			}
+		}
+		r, err := Solve(context.Background(), p, Options{})
+		if err != nil || !r.Converged {
+			st := ""
+			if r != nil {
+				st = r.Status.String()
+			}
+			t.Errorf("trial %d (%s, n=%d): %v %s", trial, kinds[trial%5], n, err, st)
+			continue
+		}
+		if pr, du, co := kktCheck(p, r); pr > 1e-6 || du > 1e-6 || co > 1e-6*math.Max(1, math.Abs(r.Obj)) {
+			t.Errorf("trial %d (%s): KKT %.2g %.2g %.2g", trial, kinds[trial%5], pr, du, co)
+		}
+	}
+}
