@@ -108,6 +108,14 @@ func TestUnbounded(t *testing.T) {
 			}
 			d := r.Certificate
 			n := len(p.Q)
+			// X is a feasible point (the constraints were confirmed feasible).
+			if r.X == nil {
+				t.Fatal("no feasible point in X")
+			}
+			if pr, _, _ := kktCheck(p, &Result{X: r.X, Z: make([]float64, len(p.B)), Y: make([]float64, len(p.D)),
+				ZLower: make([]float64, n), ZUpper: make([]float64, n)}); pr > 1e-7 {
+				t.Errorf("X violates the constraints by %g", pr)
+			}
 			qd := 0.0
 			for i := range d {
 				qd += p.Q[i] * d[i]
