@@ -44,6 +44,7 @@ type gpcPlusState struct {
 	warm      *ep.Sites
 	tick      func(sweep, site int)
 	sweeps    int
+	noExtrap  bool // disable ep.Options.Extrapolate (tests)
 }
 
 func (s *gpcPlusState) split(theta []float64) (kf, kg seKernel, mg float64) {
@@ -67,7 +68,7 @@ func (s *gpcPlusState) run(theta []float64) (*ep.Result, *mat.SymDense, *mat.Sym
 		return h.LogZ
 	}
 	res, err := ep.Run(s.ctx, []ep.Block{{K: Kf}, {K: Kg, Mean: m0, AllowNegative: true}}, site,
-		ep.Options{MaxSweeps: s.maxSweeps, Tol: s.tol, SiteTol: math.Min(math.Sqrt(s.tol), 1e4*s.tol), Damping: s.damping, Init: s.warm, Progress: s.tick})
+		ep.Options{MaxSweeps: s.maxSweeps, Tol: s.tol, SiteTol: math.Min(math.Sqrt(s.tol), 1e4*s.tol), Damping: s.damping, Extrapolate: !s.noExtrap, Init: s.warm, Progress: s.tick})
 	if err != nil {
 		return nil, nil, nil, err
 	}

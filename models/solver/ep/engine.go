@@ -42,6 +42,14 @@ type Options struct {
 	SiteTol   float64 // … and every site moved by < SiteTol·(1+|value|) in the sweep (default 1e-4)
 	Damping   float64 // δ ∈ (0, 1]: new site = (1−δ) old + δ proposed (default 1)
 	Init      *Sites  // warm start (copied); nil starts from zero sites
+	// Extrapolate enables a vector Aitken step on the site parameters when
+	// EP converges linearly (GPC+: the f–g coupling makes every sweep shrink
+	// the site changes by a near-constant ratio ρ): after two sweeps with
+	// consistent ρ the sites jump by ρ/(1−ρ) times the last change, then EP
+	// sweeps on. A jump that would make a non-negative block's precision
+	// negative is shortened; one whose posterior cannot be factorised is
+	// undone. The fixed point is unchanged.
+	Extrapolate bool
 	// Progress, if set, is called every few sites (sweep from 1).
 	Progress func(sweep, site int)
 }
@@ -151,10 +159,15 @@ func Run(ctx context.Context, blocks []Block, site SiteFunc, opt Options) (*Resu
 	if err != nil {
 		return nil, err
 	}
+	var hist []float64 // site-change sizes of the sweeps since the last jump
+	var before Sites
 	for sweep := 1; sweep <= opt.MaxSweeps; sweep++ {
 		sweepNow = sweep
 		res.Skipped = 0
 		moved := 0.0
+		if opt.Extrapolate {
+			before = res.Sites.clone(before)
+		}
 		for i := 0; i < n; i++ {
 			if i%8 == 0 {
 				if err := ctx.Err(); err != nil {
@@ -208,6 +221,18 @@ func Run(ctx context.Context, blocks []Block, site SiteFunc, opt Options) (*Resu
 		if err := res.recompute(); err != nil {
 			return nil, err
 		}
+		if opt.Extrapolate {
+			hist = append(hist, moved)
+			if k := len(hist); k >= 3 && moved >= opt.SiteTol {
+				r1, r0 := hist[k-1]/hist[k-2], hist[k-2]/hist[k-3]
+				if r1 > 0.1 && r1 < 0.95 && math.Abs(r1-r0) < 0.15*r1 {
+					if err := res.jump(&before, math.Min(r1/(1-r1), 8)); err != nil {
+						return nil, err
+					}
+					hist = hist[:0]
+				}
+			}
+		}
 		lz, err := res.evidence(site)
 		if err != nil {
 			return nil, err
@@ -228,6 +253,58 @@ func Run(ctx context.Context, blocks []Block, site SiteFunc, opt Options) (*Resu
 		}
 	}
 	return res, nil
+}
+
+func (s Sites) clone(dst Sites) Sites {
+	if len(dst.Tau) != len(s.Tau) {
+		dst = Sites{Tau: make([][]float64, len(s.Tau)), Nu: make([][]float64, len(s.Nu))}
+	}
+	for b := range s.Tau {
+		dst.Tau[b] = append(dst.Tau[b][:0], s.Tau[b]...)
+		dst.Nu[b] = append(dst.Nu[b][:0], s.Nu[b]...)
+	}
+	return dst
+}
+
+// jump moves the sites to x + f (x − before) (Aitken extrapolation, see
+// Options.Extrapolate), halving f until non-negative blocks keep τ̃ ≥ 0, and
+// recomputes the posterior; if that fails the sites are restored.
+func (r *Result) jump(before *Sites, f float64) error {
+	cur := r.Sites.clone(Sites{})
+	for try := 0; try < 4; try++ {
+		ok := true
+		for b, bs := range r.blocks {
+			for i := range cur.Tau[b] {
+				t := cur.Tau[b][i] + f*(cur.Tau[b][i]-before.Tau[b][i])
+				if !bs.neg && t < 0 {
+					ok = false
+				}
+				r.Tau[b][i] = t
+				r.Nu[b][i] = cur.Nu[b][i] + f*(cur.Nu[b][i]-before.Nu[b][i])
+			}
+		}
+		if ok && r.recompute() == nil && r.proper() {
+			return nil
+		}
+		f /= 2
+	}
+	for b := range r.Tau {
+		copy(r.Tau[b], cur.Tau[b])
+		copy(r.Nu[b], cur.Nu[b])
+	}
+	return r.recompute()
+}
+
+// proper reports whether every cavity precision is positive.
+func (r *Result) proper() bool {
+	for b, bs := range r.blocks {
+		for i := range bs.mu {
+			if !(1/bs.sigma.At(i, i)-r.Tau[b][i] > 0) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // update applies the rank-one change of site i (Δτ̃, Δν̃) to Σ and μ:
