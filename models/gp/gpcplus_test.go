@@ -131,7 +131,7 @@ func TestGPCPlusGradient(t *testing.T) {
 	}
 }
 
-// Damped and undamped EP reach the same fixed point.
+// Damped, undamped and extrapolated EP reach the same fixed point.
 func TestGPCPlusDamping(t *testing.T) {
 	ds, y := lupiData(30, 3)
 	th := []float64{0.3, 0, 0.5, 0, -0.5}
@@ -148,6 +148,20 @@ func TestGPCPlusDamping(t *testing.T) {
 	}
 	if !ra.Converged || !rb.Converged || math.Abs(ra.LogZ-rb.LogZ) > 1e-8 {
 		t.Errorf("undamped %g (%d sweeps, %v) vs damped %g (%d sweeps, %v)", ra.LogZ, ra.Sweeps, ra.Converged, rb.LogZ, rb.Sweeps, rb.Converged)
+	}
+	c := plusState(ds, y, 1e-12)
+	c.noExtrap = true
+	rc, _, _, err := c.run(th)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rc.Converged || math.Abs(ra.LogZ-rc.LogZ) > 1e-8 {
+		t.Errorf("extrapolated %g vs plain %g (%d sweeps, %v)", ra.LogZ, rc.LogZ, rc.Sweeps, rc.Converged)
+	}
+	for i := range y {
+		if math.Abs(ra.Mu[1][i]-rc.Mu[1][i]) > 1e-6 || math.Abs(ra.Mu[0][i]-rc.Mu[0][i]) > 1e-6 {
+			t.Fatalf("site %d: posterior means differ with and without extrapolation", i)
+		}
 	}
 }
 
