@@ -219,6 +219,11 @@ type solver[T elem] struct {
 	iter    int
 	viol    float64
 	conv    bool
+	// nextI / nextGmax: the maximiser of −y∇ over I_up found while updating
+	// ∇ (valid while haveNext; shrinking and unshrinking clear it).
+	nextI    int
+	nextGmax float64
+	haveNext bool
 	// lastAlpha is the largest α touched by the last update (unboundedness check).
 	lastAlpha float64
 	// unbounded is set when a step along a direction of non-positive
@@ -649,13 +654,29 @@ func (s *solver[T]) stepPair() bool {
 		s.unbounded = true
 	}
 	dai, daj := ai-oldAi, aj-oldAj
-	g := s.g[:act]
+	// New statuses first (I_up must be current for the fused search below);
+	// Ḡ after the gradient loop (it may fetch full rows, which could evict
+	// qi / qj from a minimal cache).
+	wasI, wasJ := s.status[i] == atUpper, s.status[j] == atUpper
+	s.updateStatus(i)
+	s.updateStatus(j)
+	// ∇ update fused with the first half of the next selection: the
+	// maximiser of −yₜ∇ₜ over I_up (same order and ties as selectPair).
+	g, y, up := s.g[:act], s.y[:act], s.up[:act]
 	qi, qj = qi[:act], qj[:act]
+	gmax, im := math.Inf(-1), -1
 	for k := range g {
-		g[k] += float64(qi[k])*dai + float64(qj[k])*daj
+		gk := g[k] + float64(qi[k])*dai + float64(qj[k])*daj
+		g[k] = gk
+		if up[k] {
+			if v := -y[k] * gk; v >= gmax {
+				gmax, im = v, k
+			}
+		}
 	}
-	s.afterUpdate(i)
-	s.afterUpdate(j)
+	s.nextI, s.nextGmax, s.haveNext = im, gmax, true
+	s.updateGbar(i, wasI)
+	s.updateGbar(j, wasJ)
 	return true
 }
 
@@ -664,6 +685,12 @@ func (s *solver[T]) stepPair() bool {
 func (s *solver[T]) afterUpdate(i int) {
 	was := s.status[i] == atUpper
 	s.updateStatus(i)
+	s.updateGbar(i, was)
+}
+
+// updateGbar keeps Ḡ in step when i (whose status is already updated) has
+// entered or left its upper bound; was says whether it was at it.
+func (s *solver[T]) updateGbar(i int, was bool) {
 	now := s.status[i] == atUpper
 	if was == now {
 		return
@@ -700,10 +727,16 @@ func (s *solver[T]) selectPair() (int, int, bool) {
 	im := -1
 	act := s.active
 	y, g, up, down, qd := s.y[:act], s.g[:act], s.up[:act], s.down[:act], s.qd[:act]
-	for t := range up {
-		if up[t] {
-			if v := -y[t] * g[t]; v >= gmax {
-				gmax, im = v, t
+	if s.haveNext {
+		// found by the previous update's gradient loop
+		gmax, im = s.nextGmax, s.nextI
+		s.haveNext = false
+	} else {
+		for t := range up {
+			if up[t] {
+				if v := -y[t] * g[t]; v >= gmax {
+					gmax, im = v, t
+				}
 			}
 		}
 	}
@@ -857,6 +890,7 @@ func (s *solver[T]) beShrunk(t int, gmax1, gmax2 float64) bool {
 }
 
 func (s *solver[T]) shrink() {
+	s.haveNext = false
 	var gmax1, gmax2 float64
 	if s.eq {
 		gmax1, gmax2 = math.Inf(-1), math.Inf(-1)
@@ -901,6 +935,7 @@ func (s *solver[T]) shrink() {
 // reconstructGradient recomputes ∇ of the shrunk variables from Ḡ and the
 // free variables (Chang & Lin 2011, eq. (5.10)).
 func (s *solver[T]) reconstructGradient() {
+	s.haveNext = false
 	if s.active == s.l {
 		return
 	}
