@@ -123,6 +123,10 @@ func fitMCPK(ctx context.Context, train *data.Dataset, y []float64, v model.Valu
 	base.bounds(4*n, 2*n, 0, math.Inf(1))
 	base.linear(0, 2*n, -1)
 	rep := &model.Report{Model: "mcpk", Params: v.Clone(), NTrain: n, Converged: true}
+	if r, w := lupiRule(train, p.rule); w != "" {
+		p.rule = r
+		rep.Warnings = append(rep.Warnings, w)
+	}
 	xiA, xiB := make([]float64, n), make([]float64, n)
 	var gA, gB []float64
 	prev := math.Inf(1)

@@ -559,3 +559,21 @@ func TestRuleAWithoutViewB(t *testing.T) {
 		}
 	}
 }
+
+// On LUPI data (Z privileged) every model predicts from view A alone, with
+// a warning, whatever rule was asked for.
+func TestLUPIDataForcesRuleA(t *testing.T) {
+	ds := twoView(30, 2, 0.5, 13)
+	ds.Kind = data.KindLUPI
+	noB := *ds
+	noB.Z = nil
+	for _, id := range ids {
+		f := fit(t, id, ds, model.Values{"rule": RuleBoth})
+		if len(f.Report().Warnings) == 0 || !strings.Contains(f.Report().Warnings[0], "privileged") {
+			t.Errorf("%s: no warning: %v", id, f.Report().Warnings)
+		}
+		if _, err := f.Predict(&noB); err != nil {
+			t.Errorf("%s: %v", id, err)
+		}
+	}
+}

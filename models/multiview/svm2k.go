@@ -160,6 +160,10 @@ func fitSVM2K(ctx context.Context, train *data.Dataset, y []float64, v model.Val
 		A: newExpansion(ka, xa, gA.RawVector().Data, bA),
 		B: newExpansion(kb, xb, gB.RawVector().Data, bB)}
 	rep := &model.Report{Model: "svm2k", Params: v.Clone(), NTrain: n, Converged: true}
+	if r, w := lupiRule(train, m.Rule); w != "" {
+		m.Rule = r
+		rep.Warnings = append(rep.Warnings, w)
+	}
 	finishReport(rep, res)
 	alphaA, alphaB, beta := res.X[:n], res.X[n:2*n], make([]float64, n)
 	for i := 0; i < n; i++ {
