@@ -45,7 +45,7 @@ func TestCholUpper(t *testing.T) {
 		if d > 1e-12 {
 			t.Errorf("n=%d: differs from Potrf by %g", n, d)
 		}
-		if want := (n + cholBlock - 1) / cholBlock; n > cholBlock && ticks != want {
+		if want := (n + cholBlock - 1) / cholBlock; n > cholBlock && (ticks < want || (cholChunk >= n && ticks != want)) {
 			t.Errorf("n=%d: %d ticks, want %d", n, ticks, want)
 		}
 		// Not positive definite.

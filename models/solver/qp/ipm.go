@@ -104,6 +104,7 @@ func (s *setup) solve(ctx context.Context, k *kkt, opt Options) (*Result, error)
 		}
 		return ctx.Err()
 	}
+	k.tick = tick
 	if ok, err := k.factor(w, tick); err != nil {
 		return nil, err
 	} else if !ok {
@@ -298,6 +299,10 @@ func (s *setup) solve(ctx context.Context, k *kkt, opt Options) (*Result, error)
 		dtau, dkap := direction(1-sigma, ds, dK, dxa, dya, dza, dsa)
 		alphaMax := maxStep(it, dza, dsa, dtau, dkap)
 
+		if k.tickErr != nil {
+			return nil, k.tickErr
+		}
+
 		// Gondzio's multiple centrality correctors (Gondzio 1996, "Multiple
 		// centrality corrections in a primal-dual method for linear
 		// programming"; Colombo & Gondzio 2008): aim at a longer trial step
@@ -332,6 +337,9 @@ func (s *setup) solve(ctx context.Context, k *kkt, opt Options) (*Result, error)
 			dsa, dsc = dsc, dsa
 			ds, dsC = dsC, ds
 			dK, dtau, dkap, alphaMax = dKC, dtauC, dkapC, aC
+		}
+		if k.tickErr != nil {
+			return nil, k.tickErr
 		}
 		alpha := math.Min(1, 0.99*alphaMax)
 		if !(alpha > 0) || math.IsNaN(alpha) {

@@ -50,6 +50,12 @@ type kkt struct {
 	reg0, regE0 float64 // base values
 	maxDiag     float64 // max diag(H) before δ, of the last buildH
 
+	// tick, if set, runs between the O(n²) steps of solve (progress and
+	// cancellation); its first error is kept in tickErr and ends the
+	// refinement early. The caller checks tickErr.
+	tick    func() error
+	tickErr error
+
 	// scratch vectors
 	t1, t2, rx, ry, cx, cy, gx, wz []float64
 }
@@ -262,6 +268,12 @@ func (k *kkt) solve(r1, r2, r3, dx, dy, dz []float64) {
 	rhsNorm := math.Max(normInf(k.t1), normInf(r2))
 	res := k.residual(k.t1, r2, dx, dy)
 	for it := 0; it < 4 && res > 1e-14*(1+rhsNorm); it++ {
+		if k.tick != nil && k.tickErr == nil {
+			k.tickErr = k.tick()
+		}
+		if k.tickErr != nil {
+			break
+		}
 		k.solveReg(k.rx, k.ry, k.cx, k.cy)
 		copy(k.t2, dx)
 		for i := range dx {
