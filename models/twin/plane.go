@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"lupilab/models/data"
+	"lupilab/models/kernel"
 	"lupilab/models/model"
 )
 
@@ -15,16 +16,16 @@ import (
 // work with: (x, 1) for the linear kernel, (K(x, Cᵗ), 1) for the others,
 // Cᵗ being the training rows of that view (paper 001, section 3.3).
 type features struct {
-	Kernel kern          `json:"kernel"`
+	Kernel kernel.Kernel `json:"kernel"`
 	Basis  *model.Matrix `json:"basis,omitempty"` // Cᵗ; nil for the linear kernel
 	Dim    int           `json:"dim"`             // input columns
 	basis  *mat.Dense
 }
 
-func newFeatures(k kern, train *mat.Dense) *features {
+func newFeatures(k kernel.Kernel, train *mat.Dense) *features {
 	_, d := train.Dims()
 	f := &features{Kernel: k, Dim: d}
-	if !k.linear() {
+	if !isLinear(k) {
 		f.basis = train
 		f.Basis = model.MatrixOf(train)
 	}
@@ -32,7 +33,7 @@ func newFeatures(k kern, train *mat.Dense) *features {
 }
 
 func (f *features) restore() error {
-	if f.Kernel.linear() {
+	if isLinear(f.Kernel) {
 		return nil
 	}
 	b, err := f.Basis.Dense()
@@ -53,10 +54,10 @@ func (f *features) augment(x *mat.Dense) (*mat.Dense, error) {
 		return nil, fmt.Errorf("the model was trained on %d columns, the data has %d", f.Dim, d)
 	}
 	var phi *mat.Dense
-	if f.Kernel.linear() {
+	if isLinear(f.Kernel) {
 		phi = x
 	} else {
-		phi = f.Kernel.cross(x, f.basis)
+		phi = cross(f.Kernel, x, f.basis)
 	}
 	_, p := phi.Dims()
 	out := mat.NewDense(n, p+1, nil)
@@ -117,6 +118,8 @@ type system struct {
 	Y     *mat.Dense
 	H     *mat.SymDense
 	Ridge float64
+	SW    *mat.Dense // diag(√w)·S, so that uᵀMu = ‖SW·u‖² + ε‖u‖²
+	R     *mat.Dense // the signed constraint rows
 }
 
 func newSystem(s *mat.Dense, w []float64, r *mat.Dense, eps float64) (*system, error) {
@@ -167,7 +170,7 @@ func newSystem(s *mat.Dense, w []float64, r *mat.Dense, eps float64) (*system, e
 			hs.SetSym(i, j, 0.5*(h.At(i, j)+h.At(j, i)))
 		}
 	}
-	return &system{Y: &y, H: hs, Ridge: ridge}, nil
+	return &system{Y: &y, H: hs, Ridge: ridge, SW: sw, R: r}, nil
 }
 
 // planeFrom returns u = Y·c.
@@ -176,6 +179,26 @@ func (s *system) planeFrom(c []float64) []float64 {
 	u := mat.NewVecDense(p, nil)
 	u.MulVec(s.Y, mat.NewVecDense(len(c), c))
 	return u.RawVector().Data
+}
+
+// quad returns ½uᵀMu.
+func (s *system) quad(u []float64) float64 {
+	v := mat.NewVecDense(len(u), u)
+	var t mat.VecDense
+	t.MulVec(s.SW, v)
+	return 0.5 * (mat.Dot(&t, &t) + s.Ridge*mat.Dot(v, v))
+}
+
+// margins returns R·u (one value per constraint row).
+func (s *system) margins(u []float64) []float64 {
+	m, _ := s.R.Dims()
+	var t mat.VecDense
+	t.MulVec(s.R, mat.NewVecDense(len(u), u))
+	out := make([]float64, m)
+	for i := range out {
+		out[i] = t.AtVec(i)
+	}
+	return out
 }
 
 // rowsOf returns the rows idx of a, each multiplied by sign.

@@ -36,6 +36,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"lupilab/models/data"
+	"lupilab/models/kernel"
 	"lupilab/models/model"
 	"lupilab/models/solver/dcd"
 )
@@ -71,7 +72,7 @@ func init() {
 		About: "Twin SVM: two non-parallel planes (or kernel surfaces), each as close as possible to its own class and at least 1 away from the other; " +
 			"a point goes to the class whose plane is nearer. Each plane solves a box-constrained dual by coordinate descent.",
 		Task: model.Binary, Family: model.FamilyTwin, Z: model.ZNone,
-		Params:     append(append(commonParams(), kernelParams("linear")...), model.StrategyParam()),
+		Params:     append(append(commonParams(), kernelParams(kernel.Linear)...), model.StrategyParam()),
 		MultiClass: []string{"ovr", "ovo"},
 		Fit:        twFit, Load: twLoad,
 	})
@@ -83,7 +84,7 @@ func init() {
 			"and only the other class's samples that are k-nearest neighbours of the plane's class keep a constraint (the others are dropped as redundant).",
 		Task: model.Binary, Family: model.FamilyTwin, Z: model.ZNone,
 		Params: append(append(append(commonParams(), model.Param{Name: "k", Label: "k (neighbours)", Kind: model.Int, Default: "5", Min: 1, Max: 1000,
-			Help: "Neighbours in the within-class graph (weights dⱼ) and the between-class graph (kept constraints fⱼ)."}), kernelParams("linear")...), model.StrategyParam()),
+			Help: "Neighbours in the within-class graph (weights dⱼ) and the between-class graph (kept constraints fⱼ)."}), kernelParams(kernel.Linear)...), model.StrategyParam()),
 		MultiClass: []string{"ovr", "ovo"},
 		Fit:        wlFit, Load: wlLoad,
 	})
@@ -327,7 +328,7 @@ func fitTwin(ctx context.Context, train *data.Dataset, y []float64, v model.Valu
 		"ridge_pos":        r1.ridge, "ridge_neg": r2.ridge,
 		"objective_pos": r1.res.Obj, "objective_neg": r2.res.Obj,
 	}
-	if kn.linear() && len(m.Pos.W) <= 3 {
+	if isLinear(kn) && len(m.Pos.W) <= 3 {
 		for j := range m.Pos.W {
 			rep.Extras[fmt.Sprintf("w_pos_%d", j)] = m.Pos.W[j]
 			rep.Extras[fmt.Sprintf("w_neg_%d", j)] = m.Neg.W[j]

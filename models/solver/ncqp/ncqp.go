@@ -35,6 +35,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // Operator is the symmetric Hessian H, accessed by columns.
@@ -57,6 +59,9 @@ type Problem struct {
 	Groups [][]int
 	Coef   [][]float64
 	Bound  []float64
+	// X0 is an optional starting point; it is projected onto the feasible
+	// set first (warm starts from a neighbouring problem).
+	X0 []float64
 }
 
 // Options control Solve.
@@ -78,6 +83,7 @@ type Result struct {
 	Sweeps    int
 	Residual  float64 // natural KKT residual at X (absolute)
 	Converged bool
+	Polished  int // accepted active-set polish steps
 }
 
 // Errors returned by Solve.
@@ -92,7 +98,22 @@ type group struct {
 	b    float64
 }
 
-// Solve runs block coordinate descent from x = 0.
+// project writes the Euclidean projection of z onto the feasible set into x.
+func project(z []float64, groups []group, x []float64) {
+	for _, gr := range groups {
+		k := len(gr.idx)
+		h, q, v := make([]float64, k), make([]float64, k), make([]float64, k)
+		for t, i := range gr.idx {
+			h[t], q[t] = 1, -z[i]
+		}
+		_ = minBlock(h, q, gr.coef, gr.b, v) // strictly convex: never fails
+		for t, i := range gr.idx {
+			x[i] = v[t]
+		}
+	}
+}
+
+// Solve runs block coordinate descent from x = 0 (or the projection of X0).
 func Solve(ctx context.Context, pr *Problem, opt Options) (*Result, error) {
 	if pr == nil || pr.H == nil {
 		return nil, fmt.Errorf("%w: no Hessian", ErrInput)
@@ -126,7 +147,13 @@ func Solve(ctx context.Context, pr *Problem, opt Options) (*Result, error) {
 		diag[i] = pr.H.At(i, i)
 	}
 	x := make([]float64, n)
-	g := append([]float64(nil), pr.P...)
+	if pr.X0 != nil {
+		if len(pr.X0) != n {
+			return nil, fmt.Errorf("%w: X0 has %d entries for %d variables", ErrInput, len(pr.X0), n)
+		}
+		project(pr.X0, groups, x)
+	}
+	g := gradient(pr, x)
 	res := &Result{}
 	var h, q, v [3]float64
 	work := 0
@@ -145,7 +172,7 @@ func Solve(ctx context.Context, pr *Problem, opt Options) (*Result, error) {
 				qs = append(qs, g[i]-diag[i]*x[i])
 			}
 			if err := minBlock(hs, qs, gr.coef, gr.b, vs); err != nil {
-				return nil, err
+				return nil, fmt.Errorf("%w (group %v: h %v q %v a %v b %v)", err, gr.idx, hs, qs, gr.coef, gr.b)
 			}
 			for t, i := range gr.idx {
 				if d := vs[t] - x[i]; d != 0 {
@@ -155,7 +182,18 @@ func Solve(ctx context.Context, pr *Problem, opt Options) (*Result, error) {
 				}
 			}
 		}
+		if sweep%50 == 49 {
+			g = gradient(pr, x)
+		}
 		r := residual(x, g, groups)
+		if r > tol && (sweep == 20 || sweep%200 == 199) {
+			if xp, gp, ok := polish(pr, groups, x); ok {
+				if rp := residual(xp, gp, groups); rp < r && objective(xp, gp, pr.P) <= objective(x, g, pr.P)+1e-12*(1+math.Abs(objective(x, g, pr.P))) {
+					x, g, r = xp, gp, rp
+					res.Polished++
+				}
+			}
+		}
 		res.Residual = r
 		if r <= tol {
 			break
@@ -171,15 +209,122 @@ func Solve(ctx context.Context, pr *Problem, opt Options) (*Result, error) {
 		}
 	}
 	res.Sweeps = sweep
+	g = gradient(pr, x)
 	res.X, res.Grad = x, g
 	res.Residual = residual(x, g, groups)
 	res.Converged = res.Residual <= tol
+	res.Obj = objective(x, g, pr.P)
+	return res, nil
+}
+
+func objective(x, g, p []float64) float64 {
 	s := 0.0
 	for i := range x {
-		s += x[i] * (g[i] + pr.P[i])
+		s += x[i] * (g[i] + p[i])
 	}
-	res.Obj = s / 2
-	return res, nil
+	return s / 2
+}
+
+// polish guesses the active set from x (variables > 0 are free, groups
+// whose constraint is tight are equalities) and solves the equality-
+// constrained QP on it through its dense KKT system
+//
+//	[H_FF A_Fᵀ; A_F 0] (x_F, θ) = (−p_F, b_A)
+//
+// by LU. ok is false when the system is singular or the result is
+// infeasible or has a negative multiplier; the caller keeps it only when it
+// lowers both the KKT residual and the objective (so descent is preserved).
+// Coordinate descent identifies the active set long before it converges on
+// ill-conditioned problems (kernel twin SVMs), which is when this pays off.
+func polish(pr *Problem, groups []group, x []float64) (xp, gp []float64, ok bool) {
+	var free []int
+	for i, v := range x {
+		if v > 0 {
+			free = append(free, i)
+		}
+	}
+	pos := make(map[int]int, len(free))
+	for a, i := range free {
+		pos[i] = a
+	}
+	var active []group
+	for _, gr := range groups {
+		s, hasFree, scale := 0.0, false, gr.b
+		for t, i := range gr.idx {
+			s += gr.coef[t] * x[i]
+			scale = math.Max(scale, math.Abs(gr.coef[t]*x[i]))
+			if x[i] > 0 {
+				hasFree = true
+			}
+		}
+		if hasFree && gr.coef != nil && math.Abs(s-gr.b) <= 1e-9*(1+scale) {
+			active = append(active, gr)
+		}
+	}
+	nf, na := len(free), len(active)
+	if nf == 0 || nf+na > 3000 {
+		return nil, nil, false
+	}
+	k := mat.NewDense(nf+na, nf+na, nil)
+	rhs := mat.NewVecDense(nf+na, nil)
+	for a, i := range free {
+		for b, j := range free {
+			k.Set(a, b, pr.H.At(i, j))
+		}
+		rhs.SetVec(a, -pr.P[i])
+	}
+	for r, gr := range active {
+		for t, i := range gr.idx {
+			if c, ok := pos[i]; ok {
+				k.Set(nf+r, c, gr.coef[t])
+				k.Set(c, nf+r, gr.coef[t])
+			}
+		}
+		rhs.SetVec(nf+r, gr.b)
+	}
+	var lu mat.LU
+	lu.Factorize(k)
+	if lu.Det() == 0 {
+		return nil, nil, false
+	}
+	var sol mat.VecDense
+	if err := lu.SolveVecTo(&sol, false, rhs); err != nil {
+		return nil, nil, false
+	}
+	xp = make([]float64, len(x))
+	for a, i := range free {
+		v := sol.AtVec(a)
+		if !(v >= 0) {
+			return nil, nil, false
+		}
+		xp[i] = v
+	}
+	for r := 0; r < na; r++ {
+		if !(sol.AtVec(nf+r) >= 0) {
+			return nil, nil, false
+		}
+	}
+	for _, gr := range groups {
+		s := 0.0
+		for t, i := range gr.idx {
+			s += gr.coef[t] * xp[i]
+		}
+		if s > gr.b+1e-9*(1+gr.b) {
+			return nil, nil, false
+		}
+	}
+	return xp, gradient(pr, xp), true
+}
+
+// gradient recomputes Hx + p from scratch (removing accumulated round-off).
+func gradient(pr *Problem, x []float64) []float64 {
+	g := append([]float64(nil), pr.P...)
+	for i, xi := range x {
+		if xi != 0 {
+			pr.H.AddColumn(i, xi, g)
+		}
+	}
+	return g
 }
 
 func buildGroups(pr *Problem, n int) ([]group, error) {
@@ -256,6 +401,19 @@ func residual(x, g []float64, groups []group) float64 {
 // minimisers (linear variables), the one with the smallest linear variables
 // is returned.
 func minBlock(h, q, a []float64, b float64, v []float64) error {
+	// Gradients are updated incrementally; a linear variable's coefficient
+	// that is zero in exact arithmetic may come out as −1e-16. Treat such
+	// round-off as zero rather than as an unbounded direction.
+	tiny := 0.0
+	for _, qi := range q {
+		tiny = math.Max(tiny, math.Abs(qi))
+	}
+	tiny = 1e-12 * (1 + tiny)
+	for i := range q {
+		if h[i] == 0 && q[i] < 0 && q[i] > -tiny {
+			q[i] = 0
+		}
+	}
 	thLo, thHi := 0.0, math.Inf(1)
 	posLin, negLin := -1, -1 // a linear variable with a > 0 (resp. < 0) that may fill the gap
 	for i := range h {
@@ -305,6 +463,9 @@ func minBlock(h, q, a []float64, b float64, v []float64) error {
 	default:
 		// root of r(θ) = b in (θlo, θhi): r is linear between breakpoints.
 		bps := []float64{thLo}
+		if !math.IsInf(thHi, 1) {
+			bps = append(bps, thHi)
+		}
 		for i := range h {
 			if h[i] > 0 && a[i] != 0 {
 				if t := -q[i] / a[i]; t > thLo && t < thHi {

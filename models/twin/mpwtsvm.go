@@ -1,0 +1,806 @@
+package twin
+
+// MPWTSVM (paper 001, Xu & Wang 2022).
+//
+// Graphs per view (eqs (7)-(9)): within-class weights dⱼᵗ and between-class
+// indicators fⱼᵗ, t ∈ {A, B}, computed in each view's input space (also for
+// kernels, as in WLTSVM). Problem (10) finds the positive-class planes of
+// both views; written with the other class's augmented rows x̃ⱼ (x̃ = (x, 1) or
+// (K(x, Cᵗ), 1), eqs (36)-(39)):
+//
+//	min ½Σdᴬ(wᴬ·x̃ᴬ⁺)² + ½γΣdᴮ(wᴮ·x̃ᴮ⁺)² + C_AΣξᴬ + C_BΣξᴮ + CΣξᴬξᴮ
+//	s.t. −fᴬ(wᴬ·x̃ᴬ⁻) + ξᴬ ≥ fᴬ,  −fᴮ(wᴮ·x̃ᴮ⁻) + ξᴮ ≥ fᴮ,
+//	     ξᴬ ≥ −fᴮ(wᴮ·x̃ᴮ⁻),       ξᴮ ≥ −fᴬ(wᴬ·x̃ᴬ⁻),  ξ ≥ 0.
+//
+// Reading taken (re-derived from the Lagrangian (12); the extracted text of
+// (12)-(13) swaps some superscripts): the multiplier λᴬ belongs to the
+// constraint on ξᴬ and λᴮ to the one on ξᴮ, so that (25)-(28)
+//
+//	wᴬ = −(X̃₊ᴬᵀDᴬX̃₊ᴬ + εI)⁻¹ X̃₋ᴬᵀFᴬ(αᴬ − λᴮ)
+//	wᴮ = −(γX̃₊ᴮᵀDᴮX̃₊ᴮ + εI)⁻¹ X̃₋ᴮᵀFᴮ(αᴮ − λᴬ)
+//
+// and the dual (30)/(31) in π = (αᴬ, αᴮ, λᴬ, λᴮ, ξᴬ, ξᴮ) is
+//
+//	min ½(αᴬ−λᴮ)ᵀH₁(αᴬ−λᴮ) + ½(αᴮ−λᴬ)ᵀH₂(αᴮ−λᴬ) − fᴬ·αᴬ − fᴮ·αᴮ + C ξᴬ·ξᴮ
+//	s.t. αᴬⱼ + λᴬⱼ − Cξᴮⱼ ≤ C_A,  αᴮⱼ + λᴮⱼ − Cξᴬⱼ ≤ C_B,  π ≥ 0,
+//
+// H₁ = FᴬX̃₋ᴬ(X̃₊ᴬᵀDᴬX̃₊ᴬ+εI)⁻¹X̃₋ᴬᵀFᴬ, H₂ = FᴮX̃₋ᴮ(γX̃₊ᴮᵀDᴮX̃₊ᴮ+εI)⁻¹X̃₋ᴮᵀFᴮ
+// (the ridge is relative, see newSystem). Problem (11)/(32) is the same with
+// the classes swapped and the signs of the other class's rows flipped; we use
+// one set C_A2 = C_A, C_B2 = C_B, C_2 = C (the paper's experiments tie them too).
+//
+// The non-convex QP. The ξ block C·[[0, I], [I, 0]] of H is indefinite
+// (eigenvalues ±C), so (31) is not convex despite the paper's claim, and a
+// convex interior-point solver (models/solver/qp) rejects it. Minimising over
+// ξ for fixed (α, λ) shows what it means: the box of view A may be exceeded,
+// sⱼᴬ = αᴬⱼ + λᴬⱼ − C_A > 0, at the price (1/C)(sⱼᴬ)₊(sⱼᴮ)₊ — free as long
+// as the other view stays inside its box — a product of two hinge terms. We
+// solve (31) as it stands, with a method that provably decreases the
+// objective and stops only at a first-order KKT point: block coordinate
+// descent over the 2·l₂ groups (αᴬⱼ, λᴬⱼ, ξᴮⱼ) and (αᴮⱼ, λᴮⱼ, ξᴬⱼ)
+// (models/solver/ncqp). Inside a group H is diagonal and non-negative (H₁ⱼⱼ,
+// H₂ⱼⱼ, 0), so each group sub-problem is a small convex QP with one linear
+// constraint, solved exactly; the stopping test is the natural KKT residual
+// ‖π − P_Ω(π − ∇Φ(π))‖∞ of the full non-convex problem, which the tests
+// re-evaluate independently. The point found is a KKT point (in practice a
+// local minimum, every group being at its exact minimum), reached from π = 0,
+// the start at which the relaxation sⱼ > 0 is off; it is not certified
+// globally optimal (an NP-hard question for indefinite QPs in general).
+// We preferred this to a convexification (e.g. dropping ξ, which is C = 0)
+// because it keeps the paper's model, and its coupling, intact.
+//
+// Dropped constraints: a row with fⱼᴬ = 0 has a zero row in H₁ and a zero
+// linear term, so αᴬⱼ and λᴮⱼ stay 0; H₁ is formed only on the kept rows,
+// which is where the cost is saved.
+//
+// Decision rules (33)-(35), with dᵣᵗ(x) = |wᵣᵗ·x̃ᵗ|/‖ωᵣᵗ‖: view A d₋ᴬ − d₊ᴬ,
+// view B d₋ᴮ − d₊ᴮ, both ½(d₋ᴬ + d₋ᴮ) − ½(d₊ᴬ + d₊ᴮ); > 0 ⇒ +1.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"lupilab/models/data"
+	"lupilab/models/kernel"
+	"lupilab/models/model"
+	"lupilab/models/solver/ncqp"
+)
+
+func init() {
+	fit, load := model.WrapBinary("mpwtsvm", fitMPBinary, loadMP)
+	params := []model.Param{
+		{Name: "ca", Label: "C_A", Kind: model.Float, Default: "1", Min: 1e-4, Max: 1e4, Log: true, Help: "Penalty on view A's slacks ξᴬ (C_A = C_A2)."},
+		{Name: "cb", Label: "C_B", Kind: model.Float, Default: "1", Min: 1e-4, Max: 1e4, Log: true, Help: "Penalty on view B's slacks ξᴮ (C_B = C_B2)."},
+		{Name: "c", Label: "C (coupling)", Kind: model.Float, Default: "1", Min: 0, Max: 1e4,
+			Help: "Weight of the consensus term CΣξᴬξᴮ (C = C_2); 0 removes the coupling."},
+		{Name: "gamma_b", Label: "γ (view B weight)", Kind: model.Float, Default: "1", Min: 1e-4, Max: 1e4, Log: true,
+			Help: "Trade-off γ on view B's proximity term in (10)/(11) (not the kernel width)."},
+		{Name: "k", Label: "k (neighbours)", Kind: model.Int, Default: "5", Min: 1, Max: 1000, Help: "Neighbours of the within- and between-class graphs, per view (eqs 7-9)."},
+		{Name: "rule", Label: "Decision rule", Kind: model.Choice, Default: "both", Choices: []string{"both", "A", "B"},
+			Help: "Which rule gives the decision: view A (33), view B (34) or both views (35). Per-view values are always reported."},
+		{Name: "correcting", Label: "Correcting constraints", Kind: model.Bool, Default: "true",
+			Help: "Keep the privileged constraints ξᴬ ≥ −fᴮ(wᴮ·x̃ᴮ), ξᴮ ≥ −fᴬ(wᴬ·x̃ᴬ); off (with C = 0) gives two independent WLTSVMs."},
+		{Name: "eps", Label: "Ridge ε", Kind: model.Float, Default: "1e-6", Min: 1e-12, Max: 1, Log: true,
+			Help: "Ridge added to XᵀDX (relative to its mean diagonal), as in (27)-(28)."},
+	}
+	params = append(append(params, kernelParams(kernel.RBF)...), model.StrategyParam())
+	model.Register(&model.Spec{
+		ID: "mpwtsvm", Name: "MPWTSVM", Paper: paper001,
+		Equations: "paper 001 eqs (7)-(11), duals (31)-(32), kernel version (36)-(39), decision rules (33)-(35)",
+		About: "Multi-view privileged weighted twin SVM: a WLTSVM per view whose slacks are bounded by the other view's plane (each view is the other's privileged information) " +
+			"and coupled by CΣξᴬξᴮ. Its dual is a non-convex QP, solved to a KKT point by block coordinate descent.",
+		Task: model.Binary, Family: model.FamilyMultiView, Z: model.ZView,
+		Params: params, MultiClass: []string{"ovr", "ovo"},
+		Fit: fit, Load: load,
+	})
+}
+
+// mpConfig holds MPWTSVM's hyper-parameters.
+type mpConfig struct {
+	CA, CB, C, GammaB, Eps float64
+	K                      int
+	Kernel                 kernel.Kernel
+	Correcting             bool
+	Rule                   string
+}
+
+func mpConfigOf(v model.Values) (mpConfig, error) {
+	cfg := mpConfig{CA: v.Float("ca"), CB: v.Float("cb"), C: v.Float("c"), GammaB: v.Float("gamma_b"), Eps: v.Float("eps"),
+		K: v.Int("k"), Correcting: v.Bool("correcting"), Rule: v.String("rule")}
+	var err error
+	if cfg.Kernel, err = kernFromValues(v); err != nil {
+		return cfg, err
+	}
+	switch {
+	case !(cfg.CA > 0) || !(cfg.CB > 0) || math.IsInf(cfg.CA+cfg.CB, 0):
+		return cfg, fmt.Errorf("C_A and C_B must be > 0, got %v and %v", cfg.CA, cfg.CB)
+	case !(cfg.C >= 0) || math.IsInf(cfg.C, 0):
+		return cfg, fmt.Errorf("the coupling C must be ≥ 0, got %v", cfg.C)
+	case !(cfg.GammaB > 0) || math.IsInf(cfg.GammaB, 0):
+		return cfg, fmt.Errorf("gamma_b must be > 0, got %v", cfg.GammaB)
+	case !(cfg.Eps > 0):
+		return cfg, fmt.Errorf("the ridge eps must be > 0, got %v", cfg.Eps)
+	case cfg.K < 1:
+		return cfg, fmt.Errorf("k must be ≥ 1, got %d", cfg.K)
+	}
+	switch cfg.Rule {
+	case "A", "B", "both":
+	default:
+		return cfg, fmt.Errorf("unknown decision rule %q (A, B or both)", cfg.Rule)
+	}
+	return cfg, nil
+}
+
+// mpModel is a fitted binary MPWTSVM.
+type mpModel struct {
+	FeatA *features     `json:"features_a"`
+	FeatB *features     `json:"features_b"`
+	APos  plane         `json:"a_pos"`
+	ANeg  plane         `json:"a_neg"`
+	BPos  plane         `json:"b_pos"`
+	BNeg  plane         `json:"b_neg"`
+	Rule  string        `json:"rule"`
+	Rep   *model.Report `json:"report"`
+}
+
+func loadMP(raw json.RawMessage) (model.BinaryModel, error) {
+	var m mpModel
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, fmt.Errorf("mpwtsvm: %w", err)
+	}
+	if m.FeatA == nil || m.FeatB == nil || len(m.APos.W) == 0 || len(m.BPos.W) == 0 {
+		return nil, fmt.Errorf("mpwtsvm: malformed saved model")
+	}
+	if err := m.FeatA.restore(); err != nil {
+		return nil, err
+	}
+	if err := m.FeatB.restore(); err != nil {
+		return nil, err
+	}
+	if m.Rep == nil {
+		m.Rep = &model.Report{Model: "mpwtsvm"}
+	}
+	return &m, nil
+}
+
+// Report implements model.BinaryModel.
+func (m *mpModel) Report() *model.Report { return m.Rep }
+
+// PlaneValues implements Planes: keys "A+", "A-", "B+", "B-".
+func (m *mpModel) PlaneValues(ds *data.Dataset) (map[string][]float64, error) {
+	if ds == nil || ds.X == nil {
+		return nil, data.ErrNoData
+	}
+	if ds.Z == nil {
+		return nil, fmt.Errorf("mpwtsvm needs view B (Z) at prediction time")
+	}
+	augA, err := m.FeatA.augment(ds.X)
+	if err != nil {
+		return nil, fmt.Errorf("view A: %w", err)
+	}
+	augB, err := m.FeatB.augment(ds.Z)
+	if err != nil {
+		return nil, fmt.Errorf("view B: %w", err)
+	}
+	return map[string][]float64{"A+": m.APos.signed(augA), "A-": m.ANeg.signed(augA), "B+": m.BPos.signed(augB), "B-": m.BNeg.signed(augB)}, nil
+}
+
+// ViewDecisions implements model.MultiView: rules (33) and (34).
+func (m *mpModel) ViewDecisions(ds *data.Dataset) (map[string][]float64, error) {
+	pv, err := m.PlaneValues(ds)
+	if err != nil {
+		return nil, err
+	}
+	n := len(pv["A+"])
+	a, b := make([]float64, n), make([]float64, n)
+	for i := 0; i < n; i++ {
+		a[i] = math.Abs(pv["A-"][i]) - math.Abs(pv["A+"][i])
+		b[i] = math.Abs(pv["B-"][i]) - math.Abs(pv["B+"][i])
+	}
+	return map[string][]float64{"A": a, "B": b}, nil
+}
+
+// Decision implements model.BinaryModel with the configured rule.
+func (m *mpModel) Decision(ds *data.Dataset) ([]float64, error) {
+	v, err := m.ViewDecisions(ds)
+	if err != nil {
+		return nil, err
+	}
+	switch m.Rule {
+	case "A":
+		return v["A"], nil
+	case "B":
+		return v["B"], nil
+	}
+	out := make([]float64, len(v["A"]))
+	for i := range out { // (35): ½(d₋ᴬ+d₋ᴮ) − ½(d₊ᴬ+d₊ᴮ)
+		out[i] = 0.5 * (v["A"][i] + v["B"][i])
+	}
+	return out, nil
+}
+
+// Variable blocks of π in (31).
+const (
+	blkAlphaA = iota
+	blkAlphaB
+	blkLambdaA
+	blkLambdaB
+	blkXiA
+	blkXiB
+	numBlk
+)
+
+// mpOperator is H of (31) without forming it: H₁, H₂ compact on the kept
+// rows of each view, the ξ coupling C.
+type mpOperator struct {
+	m      int
+	off    [numBlk]int // offset of each block, −1 when absent (λ without correcting constraints)
+	dim    int
+	h1, h2 *mat.SymDense
+	keptA  []int // rows j with fᴬⱼ = 1 (index into H₁ = position)
+	keptB  []int
+	posA   []int // j → position in H₁ or −1
+	posB   []int
+	c      float64
+}
+
+func (o *mpOperator) Dim() int { return o.dim }
+
+func (o *mpOperator) decode(i int) (blk, j int) {
+	for b := numBlk - 1; b >= 0; b-- {
+		if o.off[b] >= 0 && i >= o.off[b] {
+			return b, i - o.off[b]
+		}
+	}
+	return -1, -1
+}
+
+func (o *mpOperator) idx(blk, j int) int {
+	if o.off[blk] < 0 {
+		return -1
+	}
+	return o.off[blk] + j
+}
+
+// viewOf returns, for a block, the view's matrix, kept rows, positions, the
+// sign of the block in the view's u (u₁ = αᴬ − λᴮ, u₂ = αᴮ − λᴬ) and the
+// two blocks of that view.
+func (o *mpOperator) viewOf(blk int) (h *mat.SymDense, kept, pos []int, sign float64, plus, minus int) {
+	switch blk {
+	case blkAlphaA:
+		return o.h1, o.keptA, o.posA, 1, blkAlphaA, blkLambdaB
+	case blkLambdaB:
+		return o.h1, o.keptA, o.posA, -1, blkAlphaA, blkLambdaB
+	case blkAlphaB:
+		return o.h2, o.keptB, o.posB, 1, blkAlphaB, blkLambdaA
+	case blkLambdaA:
+		return o.h2, o.keptB, o.posB, -1, blkAlphaB, blkLambdaA
+	}
+	return nil, nil, nil, 0, -1, -1
+}
+
+func (o *mpOperator) At(i, j int) float64 {
+	bi, ri := o.decode(i)
+	bj, rj := o.decode(j)
+	if bi >= blkXiA {
+		if bj >= blkXiA && bi != bj && ri == rj {
+			return o.c
+		}
+		return 0
+	}
+	h, _, pos, si, plus, minus := o.viewOf(bi)
+	if bj != plus && bj != minus {
+		return 0
+	}
+	_, _, _, sj, _, _ := o.viewOf(bj)
+	a, b := pos[ri], pos[rj]
+	if a < 0 || b < 0 {
+		return 0
+	}
+	return si * sj * h.At(a, b)
+}
+
+func (o *mpOperator) AddColumn(j int, s float64, y []float64) {
+	bj, rj := o.decode(j)
+	if bj >= blkXiA {
+		other := blkXiB
+		if bj == blkXiB {
+			other = blkXiA
+		}
+		y[o.idx(other, rj)] += s * o.c
+		return
+	}
+	h, kept, pos, sj, plus, minus := o.viewOf(bj)
+	b := pos[rj]
+	if b < 0 {
+		return
+	}
+	raw := h.RawSymmetric()
+	for a, r := range kept {
+		var v float64
+		if a <= b {
+			v = raw.Data[a*raw.Stride+b]
+		} else {
+			v = raw.Data[b*raw.Stride+a]
+		}
+		v *= s * sj
+		y[o.idx(plus, r)] += v
+		if i := o.idx(minus, r); i >= 0 {
+			y[i] -= v
+		}
+	}
+}
+
+// mpProblem is one of (10)/(11) with its matrices formed.
+type mpProblem struct {
+	op         *mpOperator // blocks αᴬ, αᴮ, λᴬ, λᴮ (λ absent without correcting constraints)
+	sysA, sysB *system
+	fA, fB     []float64
+	m          int
+	cfg        mpConfig
+}
+
+// newMP forms the matrices of problem (10) (sign = −1: planes of the own =
+// +1 class) or (11) (sign = +1) from augmented rows of both views.
+func newMP(augA, augB *mat.Dense, own []int, dA, dB []float64, other []int, fA, fB []float64, sign float64, cfg mpConfig) (*mpProblem, error) {
+	m := len(other)
+	keep := func(f []float64) (kept, pos []int, rows []int) {
+		pos = make([]int, m)
+		for j := range pos {
+			pos[j] = -1
+			if f[j] > 0 {
+				pos[j] = len(kept)
+				kept = append(kept, j)
+				rows = append(rows, other[j])
+			}
+		}
+		return
+	}
+	keptA, posA, rowsA := keep(fA)
+	keptB, posB, rowsB := keep(fB)
+	sysA, err := newSystem(rowsOf(augA, own, 1), dA, rowsOf(augA, rowsA, sign), cfg.Eps)
+	if err != nil {
+		return nil, fmt.Errorf("view A: %w", err)
+	}
+	wB := make([]float64, len(dB))
+	for i, d := range dB {
+		wB[i] = cfg.GammaB * d
+	}
+	sysB, err := newSystem(rowsOf(augB, own, 1), wB, rowsOf(augB, rowsB, sign), cfg.Eps)
+	if err != nil {
+		return nil, fmt.Errorf("view B: %w", err)
+	}
+	op := &mpOperator{m: m, h1: sysA.H, h2: sysB.H, keptA: keptA, keptB: keptB, posA: posA, posB: posB, c: cfg.C}
+	off := 0
+	for b := 0; b < numBlk; b++ {
+		if b == blkXiA || b == blkXiB || (!cfg.Correcting && (b == blkLambdaA || b == blkLambdaB)) {
+			op.off[b] = -1
+			continue
+		}
+		op.off[b] = off
+		off += m
+	}
+	op.dim = off
+	return &mpProblem{op: op, sysA: sysA, sysB: sysB, fA: fA, fB: fB, m: m, cfg: cfg}, nil
+}
+
+// Dual modes.
+const (
+	dualC0   = iota // (31) itself at C = 0 (then convex): αᴬ+λᴬ ≤ C_A, αᴮ+λᴮ ≤ C_B
+	dualFixB        // block (wᴬ, wᴮ, ξᴬ) with ξᴮ = ζ fixed
+	dualFixA        // block (wᴬ, wᴮ, ξᴮ) with ξᴬ = η fixed
+)
+
+// dual returns the convex dual of problem (10) restricted to a block. With
+// ξᴮ = ζ fixed (the same Lagrangian (12), ξᴮ no longer a variable):
+//
+//	min ½uᴬᵀH₁uᴬ + ½uᴮᵀH₂uᴮ − fᴬ·αᴬ + (ζ − fᴮ)·αᴮ + ζ·λᴮ
+//	s.t. αᴬⱼ + λᴬⱼ ≤ C_A + Cζⱼ,  αᴮ, λᴮ ≥ 0 (no upper bound)
+//
+// with uᴬ = αᴬ − λᴮ, uᴮ = αᴮ − λᴬ, and the mirror image with ξᴬ = η fixed.
+// At C = 0 the first mode with ζ dropped is (31) exactly.
+func (pb *mpProblem) dual(mode int, fixed []float64) *ncqp.Problem {
+	op := pb.op
+	p := make([]float64, op.dim)
+	qp := &ncqp.Problem{H: op, P: p}
+	for j := 0; j < pb.m; j++ {
+		p[op.idx(blkAlphaA, j)] = -pb.fA[j]
+		p[op.idx(blkAlphaB, j)] = -pb.fB[j]
+		group := func(alpha, lambda int, bound float64) {
+			idx, coef := []int{op.idx(alpha, j)}, []float64{1}
+			if i := op.idx(lambda, j); i >= 0 {
+				idx, coef = append(idx, i), append(coef, 1)
+			}
+			qp.Groups, qp.Coef, qp.Bound = append(qp.Groups, idx), append(qp.Coef, coef), append(qp.Bound, bound)
+		}
+		switch mode {
+		case dualC0:
+			group(blkAlphaA, blkLambdaA, pb.cfg.CA)
+			group(blkAlphaB, blkLambdaB, pb.cfg.CB)
+		case dualFixB:
+			group(blkAlphaA, blkLambdaA, pb.cfg.CA+pb.cfg.C*fixed[j])
+			p[op.idx(blkAlphaB, j)] += fixed[j]
+			if i := op.idx(blkLambdaB, j); i >= 0 {
+				p[i] = fixed[j]
+			}
+		case dualFixA:
+			group(blkAlphaB, blkLambdaB, pb.cfg.CB+pb.cfg.C*fixed[j])
+			p[op.idx(blkAlphaA, j)] += fixed[j]
+			if i := op.idx(blkLambdaA, j); i >= 0 {
+				p[i] = fixed[j]
+			}
+		}
+	}
+	return qp
+}
+
+// block returns block blk of π (zeros when absent).
+func (pb *mpProblem) block(x []float64, blk int) []float64 {
+	out := make([]float64, pb.m)
+	if pb.op.off[blk] >= 0 {
+		copy(out, x[pb.op.off[blk]:pb.op.off[blk]+pb.m])
+	}
+	return out
+}
+
+// planes recovers (25)-(28): uᴬ = Yᴬ(αᴬ − λᴮ) and uᴮ = Yᴮ(αᴮ − λᴬ) on the
+// kept rows (the sign of the other class's rows is inside Y).
+func (pb *mpProblem) planes(x []float64) (uA, uB []float64) {
+	aA, aB := pb.block(x, blkAlphaA), pb.block(x, blkAlphaB)
+	lA, lB := pb.block(x, blkLambdaA), pb.block(x, blkLambdaB)
+	cA := make([]float64, len(pb.op.keptA))
+	for a, j := range pb.op.keptA {
+		cA[a] = aA[j] - lB[j]
+	}
+	cB := make([]float64, len(pb.op.keptB))
+	for a, j := range pb.op.keptB {
+		cB[a] = aB[j] - lA[j]
+	}
+	return pb.sysA.planeFrom(cA), pb.sysB.planeFrom(cB)
+}
+
+// slacks returns the smallest feasible ξᴬ, ξᴮ of (10) for given planes:
+// ξᴬⱼ = max(0, fᴬⱼ(1 − wᴬ·x̃'ᴬⱼ), fᴮⱼ wᴮ·x̃'ᴮⱼ) (x̃' the signed rows), and
+// symmetrically ξᴮ (without correcting constraints the last term is absent).
+func (pb *mpProblem) slacks(uA, uB []float64) (xiA, xiB []float64) {
+	mA, mB := make([]float64, pb.m), make([]float64, pb.m)
+	for a, v := range pb.sysA.margins(uA) {
+		mA[pb.op.keptA[a]] = v
+	}
+	for a, v := range pb.sysB.margins(uB) {
+		mB[pb.op.keptB[a]] = v
+	}
+	xiA, xiB = make([]float64, pb.m), make([]float64, pb.m)
+	for j := 0; j < pb.m; j++ {
+		xiA[j] = math.Max(0, pb.fA[j]*(1-mA[j]))
+		xiB[j] = math.Max(0, pb.fB[j]*(1-mB[j]))
+		if pb.cfg.Correcting {
+			xiA[j] = math.Max(xiA[j], pb.fB[j]*mB[j])
+			xiB[j] = math.Max(xiB[j], pb.fA[j]*mA[j])
+		}
+	}
+	return xiA, xiB
+}
+
+// primal returns the objective of (10) (with the ridge of (27)-(28)).
+func (pb *mpProblem) primal(uA, uB, xiA, xiB []float64) float64 {
+	j := pb.sysA.quad(uA) + pb.sysB.quad(uB)
+	for i := range xiA {
+		j += pb.cfg.CA*xiA[i] + pb.cfg.CB*xiB[i] + pb.cfg.C*xiA[i]*xiB[i]
+	}
+	return j
+}
+
+// soft returns the dual of the majorised problem at (ξᴬ⁰, ξᴮ⁰): the coupling
+// Cξᴬ·ξᴮ gets its upper bound C(ξᴬ⁰ξᴮ + ξᴮ⁰ξᴬ − ξᴬ⁰ξᴮ⁰) + (C/2)(‖ξᴬ−ξᴬ⁰‖² + ‖ξᴮ−ξᴮ⁰‖²)
+// (exact since ξᴬξᴮ − linearisation = ΔᴬΔᴮ ≤ ½(Δᴬ² + Δᴮ²)), which is
+// convex; its dual, from the same Lagrangian (12), is
+//
+//	min ½uᴬᵀH₁uᴬ + ½uᴮᵀH₂uᴮ − fᴬ·αᴬ − fᴮ·αᴮ
+//	    + Σⱼ ψ(αᴬⱼ + λᴬⱼ − C_A − Cξᴮ⁰ⱼ; ξᴬ⁰ⱼ) + Σⱼ ψ(αᴮⱼ + λᴮⱼ − C_B − Cξᴬ⁰ⱼ; ξᴮ⁰ⱼ)
+//
+// over α, λ ≥ 0, ψ(s; ξ⁰) = max_{ξ≥0} sξ − (C/2)(ξ − ξ⁰)² (ncqp.SoftProblem):
+// the boxes of (31) become soft, and ψ' is the new slack.
+func (pb *mpProblem) soft(xiA, xiB, warm []float64) *ncqp.SoftProblem {
+	op := pb.op
+	sp := &ncqp.SoftProblem{H: op, P: make([]float64, op.dim), Rho: pb.cfg.C, X0: warm}
+	for j := 0; j < pb.m; j++ {
+		sp.P[op.idx(blkAlphaA, j)] = -pb.fA[j]
+		sp.P[op.idx(blkAlphaB, j)] = -pb.fB[j]
+		for _, g := range []struct {
+			alpha, lambda int
+			c, xi0        float64
+		}{{blkAlphaA, blkLambdaA, pb.cfg.CA + pb.cfg.C*xiB[j], xiA[j]}, {blkAlphaB, blkLambdaB, pb.cfg.CB + pb.cfg.C*xiA[j], xiB[j]}} {
+			idx := []int{op.idx(g.alpha, j)}
+			if i := op.idx(g.lambda, j); i >= 0 {
+				idx = append(idx, i)
+			}
+			sp.Groups, sp.C, sp.Xi0 = append(sp.Groups, idx), append(sp.C, g.c), append(sp.Xi0, g.xi0)
+		}
+	}
+	return sp
+}
+
+// kkt returns the largest violation of the KKT conditions of (10) at planes
+// (uᴬ, uᴮ), slacks ξ and multipliers x = (αᴬ, αᴮ, λᴬ, λᴮ) — the stationarity
+// in w holds by construction (25)-(28):
+//
+//	feasibility of the four constraint sets and ξ ≥ 0;
+//	βᴬ = C_A + Cξᴮ − αᴬ − λᴬ ≥ 0, βᴮ = C_B + Cξᴬ − αᴮ − λᴮ ≥ 0;
+//	complementarity: every multiplier times its constraint's slack, βξ.
+//
+// Each term is scaled by max(1, C_A, C_B) so the value is dimensionless.
+func (pb *mpProblem) kkt(x, uA, uB, xiA, xiB []float64) float64 {
+	mA, mB := make([]float64, pb.m), make([]float64, pb.m)
+	for a, v := range pb.sysA.margins(uA) {
+		mA[pb.op.keptA[a]] = v
+	}
+	for a, v := range pb.sysB.margins(uB) {
+		mB[pb.op.keptB[a]] = v
+	}
+	aA, aB := pb.block(x, blkAlphaA), pb.block(x, blkAlphaB)
+	lA, lB := pb.block(x, blkLambdaA), pb.block(x, blkLambdaB)
+	scale := math.Max(1, math.Max(pb.cfg.CA, pb.cfg.CB))
+	v := 0.0
+	for j := 0; j < pb.m; j++ {
+		cons := []struct{ mult, slack float64 }{
+			{aA[j], xiA[j] - pb.fA[j]*(1-mA[j])},
+			{aB[j], xiB[j] - pb.fB[j]*(1-mB[j])},
+		}
+		if pb.cfg.Correcting {
+			cons = append(cons, struct{ mult, slack float64 }{lA[j], xiA[j] - pb.fB[j]*mB[j]},
+				struct{ mult, slack float64 }{lB[j], xiB[j] - pb.fA[j]*mA[j]})
+		}
+		bA := pb.cfg.CA + pb.cfg.C*xiB[j] - aA[j] - lA[j]
+		bB := pb.cfg.CB + pb.cfg.C*xiA[j] - aB[j] - lB[j]
+		cons = append(cons, struct{ mult, slack float64 }{bA, xiA[j]}, struct{ mult, slack float64 }{bB, xiB[j]})
+		for _, c := range cons {
+			v = math.Max(v, math.Max(0, -c.slack))          // primal feasibility
+			v = math.Max(v, math.Max(0, -c.mult)/scale)     // dual feasibility
+			v = math.Max(v, math.Abs(c.mult*c.slack)/scale) // complementarity
+		}
+	}
+	return v
+}
+
+// mpSolved is one solved problem (10) or (11).
+type mpSolved struct {
+	pb       *mpProblem
+	x        []float64 // multipliers (αᴬ, αᴮ, λᴬ, λᴮ)
+	uA, uB   []float64 // planes
+	xiA, xiB []float64 // slacks
+	history  []float64 // primal objective (10) after each step
+	rounds   int       // majorisation steps
+	kkt      float64   // KKT violation of (10) at the returned point
+	conv     bool
+}
+
+// solveMP finds a KKT point of (10)/(11): first (31) at C = 0 (then a convex
+// QP, solved exactly by ncqp), then, for C > 0, majorisation–minimisation
+// steps (see soft) from there until the slacks stop moving.
+func solveMP(ctx context.Context, pb *mpProblem, opt model.Options, stage string) (*mpSolved, error) {
+	const maxRounds = 200
+	s := &mpSolved{pb: pb, conv: true}
+	progress := func(sweep int, r float64) {
+		opt.Report(model.Progress{Fraction: -1, Stage: stage, Iter: sweep, Message: fmt.Sprintf("step %d, residual %.2g", s.rounds, r)})
+	}
+	res, err := ncqp.Solve(ctx, pb.dual(dualC0, nil), ncqp.Options{MaxSweeps: mpMaxSweeps, Progress: progress})
+	if err != nil {
+		return nil, err
+	}
+	s.conv = res.Converged
+	s.x = res.X
+	s.uA, s.uB = pb.planes(res.X)
+	s.xiA, s.xiB = pb.slacks(s.uA, s.uB)
+	s.history = append(s.history, pb.primal(s.uA, s.uB, s.xiA, s.xiB))
+	if pb.cfg.C == 0 {
+		s.kkt = pb.kkt(s.x, s.uA, s.uB, s.xiA, s.xiB)
+		return s, nil
+	}
+	innerTol := 1e-3 // inexact early steps: the inner tolerance follows the slack movement
+	for s.rounds = 1; ; s.rounds++ {
+		sr, err := ncqp.SolveSoft(ctx, pb.soft(s.xiA, s.xiB, s.x), ncqp.Options{Tol: innerTol, MaxSweeps: mpMaxSweeps, Progress: progress})
+		if err != nil {
+			return nil, err
+		}
+		uA, uB := pb.planes(sr.X)
+		starA, starB := make([]float64, pb.m), make([]float64, pb.m)
+		move, size := 0.0, 1.0
+		for j := 0; j < pb.m; j++ {
+			starA[j], starB[j] = sr.Xi[2*j], sr.Xi[2*j+1]
+			move = math.Max(move, math.Max(math.Abs(starA[j]-s.xiA[j]), math.Abs(starB[j]-s.xiB[j])))
+			size = math.Max(size, math.Max(starA[j], starB[j]))
+		}
+		s.x, s.uA, s.uB = sr.X, uA, uB
+		if innerTol > 1e-7 && move <= 1e-2*size {
+			innerTol = math.Max(1e-7, math.Min(innerTol, move/size)*1e-2)
+			continue
+		}
+		if move <= 1e-7*size || s.rounds == maxRounds {
+			// Fixed point: ξ* = ξ⁰, so the subproblem's KKT conditions are
+			// those of (10); keep ξ* with its multipliers.
+			s.xiA, s.xiB = starA, starB
+			s.history = append(s.history, pb.primal(uA, uB, starA, starB))
+			s.kkt = pb.kkt(s.x, uA, uB, starA, starB)
+			s.conv = sr.Converged && s.rounds < maxRounds
+			return s, nil
+		}
+		// The smallest feasible slacks only lower (10).
+		s.xiA, s.xiB = pb.slacks(uA, uB)
+		s.history = append(s.history, pb.primal(uA, uB, s.xiA, s.xiB))
+	}
+}
+
+func fitMPBinary(ctx context.Context, train *data.Dataset, y []float64, v model.Values, opt model.Options) (model.BinaryModel, error) {
+	cfg, err := mpConfigOf(v)
+	if err != nil {
+		return nil, fmt.Errorf("mpwtsvm: %w", err)
+	}
+	m, err := fitMP(ctx, train, y, cfg, opt)
+	if err != nil {
+		return nil, err
+	}
+	m.Rep.Params = v.Clone()
+	return m, nil
+}
+
+func fitMP(ctx context.Context, train *data.Dataset, y []float64, cfg mpConfig, opt model.Options) (*mpModel, error) {
+	return fitMPWith(ctx, train, y, cfg, opt, nil)
+}
+
+// fitMPWith fits MPWTSVM; inspect (tests) receives both solved problems.
+func fitMPWith(ctx context.Context, train *data.Dataset, y []float64, cfg mpConfig, opt model.Options, inspect func(p1, p2 *mpSolved)) (*mpModel, error) {
+	start := time.Now()
+	if train == nil || train.X == nil {
+		return nil, data.ErrNoData
+	}
+	if train.Z == nil {
+		return nil, fmt.Errorf("mpwtsvm needs a second view Z (a two-view dataset)")
+	}
+	n := train.Rows()
+	if len(y) != n {
+		return nil, fmt.Errorf("mpwtsvm: %d labels for %d rows", len(y), n)
+	}
+	pos, neg := splitClasses(y)
+	if err := checkClasses(train, pos, neg, cfg.K, 2); err != nil {
+		return nil, fmt.Errorf("mpwtsvm: %w", err)
+	}
+	rep := &model.Report{Model: "mpwtsvm", NTrain: n, Converged: true}
+	for _, vw := range []struct {
+		name string
+		x    *mat.Dense
+	}{{"A (X)", train.X}, {"B (Z)", train.Z}} {
+		w, err := checkView(vw.name, vw.x)
+		if err != nil {
+			return nil, fmt.Errorf("mpwtsvm: %w", err)
+		}
+		if w != "" {
+			rep.Warnings = append(rep.Warnings, w)
+		}
+	}
+	opt.Report(model.Progress{Fraction: 0, Message: "k-nearest-neighbour graphs of both views"})
+	distA, distB := sqDist(train.X), sqDist(train.Z)
+	k := cfg.K
+	// Problem (10): own = positives; (11): own = negatives.
+	dAp, dBp := withinWeights(distA, pos, k), withinWeights(distB, pos, k)
+	dAn, dBn := withinWeights(distA, neg, k), withinWeights(distB, neg, k)
+	fAn, fBn := betweenIndicators(distA, pos, neg, k), betweenIndicators(distB, pos, neg, k)
+	fAp, fBp := betweenIndicators(distA, neg, pos, k), betweenIndicators(distB, neg, pos, k)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	featA, featB := newFeatures(cfg.Kernel, train.X), newFeatures(cfg.Kernel, train.Z)
+	augA, err := featA.augment(train.X)
+	if err != nil {
+		return nil, err
+	}
+	augB, err := featB.augment(train.Z)
+	if err != nil {
+		return nil, err
+	}
+	solve := func(own []int, dA, dB []float64, other []int, fA, fB []float64, sign float64, stage string, frac float64) (*mpSolved, error) {
+		opt.Report(model.Progress{Fraction: frac, Stage: stage, Message: "forming H₁, H₂"})
+		pb, err := newMP(augA, augB, own, dA, dB, other, fA, fB, sign, cfg)
+		if err != nil {
+			return nil, err
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return solveMP(ctx, pb, opt, stage)
+	}
+	s1, err := solve(pos, dAp, dBp, neg, fAn, fBn, -1, "problem (31): planes of the +1 class", 0.05)
+	if err != nil {
+		return nil, fmt.Errorf("mpwtsvm: %w", err)
+	}
+	s2, err := solve(neg, dAn, dBn, pos, fAp, fBp, 1, "problem (32): planes of the −1 class", 0.5)
+	if err != nil {
+		return nil, fmt.Errorf("mpwtsvm: %w", err)
+	}
+	if inspect != nil {
+		inspect(s1, s2)
+	}
+	m := &mpModel{FeatA: featA, FeatB: featB, Rule: cfg.Rule, Rep: rep}
+	uAp, uBp := s1.uA, s1.uB
+	uAn, uBn := s2.uA, s2.uB
+	for _, pl := range []struct {
+		dst  *plane
+		u    []float64
+		name string
+	}{{&m.APos, uAp, "A+"}, {&m.BPos, uBp, "B+"}, {&m.ANeg, uAn, "A−"}, {&m.BNeg, uBn, "B−"}} {
+		if *pl.dst, err = planeOf(pl.u); err != nil {
+			return nil, fmt.Errorf("mpwtsvm: plane %s: %w", pl.name, err)
+		}
+	}
+	// Diagnostics per training row: each row is a constraint of the problem
+	// of the other class.
+	diag := map[string][]float64{}
+	for _, key := range []string{"alpha_A", "alpha_B", "lambda_A", "lambda_B", "xi_A", "xi_B", "dropped_A", "dropped_B", "dropped", "weight_A", "weight_B", "alpha"} {
+		diag[key] = make([]float64, n)
+	}
+	nDropA, nDropB, nDrop := 0.0, 0.0, 0.0
+	fill := func(s *mpSolved, rows []int, fA, fB []float64, dA, dB []float64, own []int) {
+		x := s.x
+		blocks := map[string][]float64{"alpha_A": s.pb.block(x, blkAlphaA), "alpha_B": s.pb.block(x, blkAlphaB),
+			"lambda_A": s.pb.block(x, blkLambdaA), "lambda_B": s.pb.block(x, blkLambdaB),
+			"xi_A": s.xiA, "xi_B": s.xiB}
+		for j, i := range rows {
+			for key, b := range blocks {
+				diag[key][i] = b[j]
+			}
+			diag["alpha"][i] = blocks["alpha_A"][j] + blocks["alpha_B"][j]
+			diag["dropped_A"][i], diag["dropped_B"][i] = 1-fA[j], 1-fB[j]
+			nDropA += 1 - fA[j]
+			nDropB += 1 - fB[j]
+			if fA[j] == 0 && fB[j] == 0 {
+				diag["dropped"][i] = 1
+				nDrop++
+			}
+		}
+		for a, i := range own {
+			diag["weight_A"][i], diag["weight_B"][i] = dA[a], dB[a]
+		}
+	}
+	fill(s1, neg, fAn, fBn, dAp, dBp, pos)
+	fill(s2, pos, fAp, fBp, dAn, dBn, neg)
+	amax := 0.0
+	for i := 0; i < n; i++ {
+		amax = math.Max(amax, diag["alpha"][i]+diag["lambda_A"][i]+diag["lambda_B"][i])
+	}
+	for i := 0; i < n; i++ {
+		if diag["alpha"][i]+diag["lambda_A"][i]+diag["lambda_B"][i] > 1e-8*amax {
+			rep.Support = append(rep.Support, i)
+		}
+	}
+	rep.NSupport = len(rep.Support)
+	rep.Diagnostics = diag
+	j1, j2 := s1.history[len(s1.history)-1], s2.history[len(s2.history)-1]
+	rep.Objective = j1 + j2
+	rep.Iterations = len(s1.history) + len(s2.history)
+	rep.Converged = s1.conv && s2.conv && s1.kkt <= mpKKTTol && s2.kkt <= mpKKTTol
+	if !rep.Converged {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("MPWTSVM stopped before convergence (steps %d and %d, KKT violations of (10)/(11) %.2g and %.2g)", s1.rounds, s2.rounds, s1.kkt, s2.kkt))
+	}
+	rep.Extras = map[string]float64{
+		"kkt_residual_10": s1.kkt, "kkt_residual_11": s2.kkt,
+		"primal_objective_10": j1, "primal_objective_11": j2,
+		"rounds_10": float64(s1.rounds), "rounds_11": float64(s2.rounds),
+		"dropped_fraction_A": nDropA / float64(n), "dropped_fraction_B": nDropB / float64(n), "dropped_fraction": nDrop / float64(n),
+		"norm_A+": m.APos.norm(), "norm_A-": m.ANeg.norm(), "norm_B+": m.BPos.norm(), "norm_B-": m.BNeg.norm(),
+		"ridge_A+": s1.pb.sysA.Ridge, "ridge_B+": s1.pb.sysB.Ridge, "ridge_A-": s2.pb.sysA.Ridge, "ridge_B-": s2.pb.sysB.Ridge,
+	}
+	rep.TrainSeconds = time.Since(start).Seconds()
+	return m, nil
+}
+
+// mpMaxSweeps bounds the coordinate-descent sweeps of each inner solve;
+// mpKKTTol is the KKT violation of (10)/(11) reported as converged.
+var (
+	mpMaxSweeps = 5000
+	mpKKTTol    = 1e-4
+)
