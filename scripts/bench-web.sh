@@ -10,7 +10,9 @@
 # shrinking, 100 MB cache, single-precision cache rows on both sides. Each
 # time is the best of REPEATS calls of the train function, measured in the
 # page with performance.now() (data copy into the solver included on both
-# sides). Goal: ratio ≤ 1.5.
+# sides). Wall-clock in a page is noisy on a loaded machine, so the same
+# comparison is then repeated under Node.js (V8, as Chromium) with CPU times
+# (NODE=0 skips it). Goal: ratio ≤ 1.5.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SIZES=${SIZES:-1000,2000,5000}
@@ -25,3 +27,7 @@ GOOS=js GOARCH=wasm go build -trimpath -ldflags=-s -o "$work/lupi.wasm" ./$web/w
 cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$web/index.html" "$work/"
 cp "$web/node_modules/libsvm-js/dist/browser/wasm/libsvm.js" "$web/node_modules/libsvm-js/dist/browser/wasm/libsvm.wasm" "$work/"
 go run ./$web -dir "$work" -sizes "$SIZES" -repeats "$REPEATS"
+if [ "${NODE:-1}" = 1 ] && command -v node >/dev/null; then
+	echo "bench-web (Node $(node --version), same wasm builds, CPU time = process.cpuUsage):"
+	node "$web/node-bench.js" "$work" "$SIZES" "$REPEATS" 2>/dev/null
+fi
