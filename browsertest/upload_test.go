@@ -78,6 +78,12 @@ func assertNoUpload(t *testing.T, r *netRecorder, fileName string) {
 func openApp(t *testing.T, b *browser, url string) {
 	t.Helper()
 	b.run(t, chromedp.Navigate(url+"/"), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
+	// Close Chromium before the harness removes its profile directory, so
+	// late writes do not fail the TempDir cleanup.
+	t.Cleanup(func() {
+		chromedp.Cancel(b.ctx)
+		time.Sleep(500 * time.Millisecond)
+	})
 	b.waitJS(t, `document.getElementById("upload-input")`, 20*time.Second)
 	b.run(t, chromedp.Evaluate(`document.querySelectorAll("details").forEach(d=>d.open=true)`, nil))
 }
@@ -145,9 +151,12 @@ func writeMoonsCSV(t *testing.T, path string, n int) {
 // results CSV the app exports once its header satisfies ok.
 func trainAndExportCSV(t *testing.T, b *browser, ok func(header string) bool) (acc, csv string) {
 	t.Helper()
-	b.waitJS(t, `!document.getElementById("train").disabled`, 30*time.Second)
-	b.run(t, chromedp.Click("#train", chromedp.ByID))
-	deadline := time.Now().Add(90 * time.Second)
+	// A change of data may start a training by itself after a short pause:
+	// let it, then train unless its results are already the expected ones.
+	time.Sleep(800 * time.Millisecond)
+	b.waitJS(t, `document.getElementById("train") && !document.getElementById("train").disabled`, 90*time.Second)
+	clicked := false
+	deadline := time.Now().Add(120 * time.Second)
 	for time.Now().Before(deadline) {
 		acc = b.jsString(t, `(document.getElementById("m-test-acc")||{}).textContent`)
 		busy := b.jsString(t, `document.getElementById("train").disabled`) == "true"
@@ -159,11 +168,18 @@ func trainAndExportCSV(t *testing.T, b *browser, ok func(header string) bool) (a
 				return strings.TrimSpace(acc), csv
 			}
 		}
+		if !clicked && !busy {
+			b.run(t, chromedp.Click("#train", chromedp.ByID))
+			clicked = true
+		}
 		if e := b.errorText(t, "error"); e != "" && e != "Training cancelled." {
 			t.Fatalf("the app shows an error: %s", e)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+	b.mu.Lock()
+	t.Logf("console:\n%s", strings.Join(b.logs, "\n"))
+	b.mu.Unlock()
 	b.screenshot(t, "timeout-train-export")
 	t.Fatalf("no results for the expected data (last accuracy %q)", acc)
 	return "", ""
