@@ -66,6 +66,8 @@ func (s *setup) residuals(it *iterate, r *residuals) {
 	r.rtau = it.kappa + floats.Dot(s.q, it.x) + floats.Dot(s.d, it.y) + floats.Dot(s.h, it.z) + r.xPx/it.tau
 }
 
+// solve runs the interior-point iteration on s with the KKT solver k (whose
+// buffers may already have been used as scratch) and maps the outcome back.
 func (s *setup) solve(ctx context.Context, k *kkt, opt Options) (*Result, error) {
 	n, m, pE := s.n, s.m, s.pE
 	it := &iterate{x: make([]float64, n), y: make([]float64, pE), z: make([]float64, m), s: make([]float64, m), tau: 1, kappa: 1}
@@ -111,6 +113,9 @@ func (s *setup) solve(ctx context.Context, k *kkt, opt Options) (*Result, error)
 		return nil, fmt.Errorf("%w: could not factorise the initial KKT system", ErrInput)
 	}
 	k.solve(negq, s.d, s.h, it.x, it.y, z1)
+	if k.tickErr != nil {
+		return nil, k.tickErr
+	}
 	if m > 0 {
 		for i := range z1 {
 			it.s[i] = -z1[i]
