@@ -22,32 +22,42 @@ package twin
 // and the dual (30)/(31) in π = (αᴬ, αᴮ, λᴬ, λᴮ, ξᴬ, ξᴮ) is
 //
 //	min ½(αᴬ−λᴮ)ᵀH₁(αᴬ−λᴮ) + ½(αᴮ−λᴬ)ᵀH₂(αᴮ−λᴬ) − fᴬ·αᴬ − fᴮ·αᴮ + C ξᴬ·ξᴮ
-//	s.t. αᴬⱼ + λᴬⱼ − Cξᴮⱼ ≤ C_A,  αᴮⱼ + λᴮⱼ − Cξᴬⱼ ≤ C_B,  π ≥ 0,
+//	s.t. αᴬⱼ + λᴬⱼ − Cξᴮⱼ ≤ C_A,  αᴮⱼ + λᴮⱼ − Cξᴬⱼ ≤ C_B,  π ≥ 0.
 //
 // H₁ = FᴬX̃₋ᴬ(X̃₊ᴬᵀDᴬX̃₊ᴬ+εI)⁻¹X̃₋ᴬᵀFᴬ, H₂ = FᴮX̃₋ᴮ(γX̃₊ᴮᵀDᴮX̃₊ᴮ+εI)⁻¹X̃₋ᴮᵀFᴮ
 // (the ridge is relative, see newSystem). Problem (11)/(32) is the same with
 // the classes swapped and the signs of the other class's rows flipped; we use
 // one set C_A2 = C_A, C_B2 = C_B, C_2 = C (the paper's experiments tie them too).
 //
-// The non-convex QP. The ξ block C·[[0, I], [I, 0]] of H is indefinite
-// (eigenvalues ±C), so (31) is not convex despite the paper's claim, and a
-// convex interior-point solver (models/solver/qp) rejects it. Minimising over
-// ξ for fixed (α, λ) shows what it means: the box of view A may be exceeded,
-// sⱼᴬ = αᴬⱼ + λᴬⱼ − C_A > 0, at the price (1/C)(sⱼᴬ)₊(sⱼᴮ)₊ — free as long
-// as the other view stays inside its box — a product of two hinge terms. We
-// solve (31) as it stands, with a method that provably decreases the
-// objective and stops only at a first-order KKT point: block coordinate
-// descent over the 2·l₂ groups (αᴬⱼ, λᴬⱼ, ξᴮⱼ) and (αᴮⱼ, λᴮⱼ, ξᴬⱼ)
-// (models/solver/ncqp). Inside a group H is diagonal and non-negative (H₁ⱼⱼ,
-// H₂ⱼⱼ, 0), so each group sub-problem is a small convex QP with one linear
-// constraint, solved exactly; the stopping test is the natural KKT residual
-// ‖π − P_Ω(π − ∇Φ(π))‖∞ of the full non-convex problem, which the tests
-// re-evaluate independently. The point found is a KKT point (in practice a
-// local minimum, every group being at its exact minimum), reached from π = 0,
-// the start at which the relaxation sⱼ > 0 is off; it is not certified
-// globally optimal (an NP-hard question for indefinite QPs in general).
-// We preferred this to a convexification (e.g. dropping ξ, which is C = 0)
-// because it keeps the paper's model, and its coupling, intact.
+// The non-convex QP — what we solve and why. The ξ block C·[[0, I], [I, 0]]
+// of H in (31) is indefinite (eigenvalues ±C), so (31) is not convex despite
+// the paper's claim. Worse, for C > 0 it is unbounded below whenever H₁ or H₂
+// is singular (always for linear kernels once a view keeps more than
+// features + 1 constraints): take v with H₁v = 0 and mixed signs, put
+// αᴬ = t·v⁺ and λᴮ = t·v⁻ (so uᴬ = tv), ξᴮ = t‖v⁺‖∞/C on v⁺'s support and
+// ξᴬ = t‖v⁻‖∞/C on v⁻'s; the boxes hold, ξᴬ·ξᴮ = 0 because the supports are
+// disjoint, and the objective is −t·fᴬ·v⁺ → −∞ (TestDual31Unbounded). (31)
+// is a Wolfe dual, and a Wolfe dual of a non-convex primal has no weak duality.
+// The primal (10) is bounded below by 0, so we solve the primal:
+//
+//  1. At C = 0, (10) is convex and (31) is its exact dual: solved by block
+//     coordinate descent (models/solver/ncqp.Solve; groups (αᴬⱼ, λᴬⱼ) and
+//     (αᴮⱼ, λᴮⱼ)), to a natural-residual tolerance.
+//  2. For C > 0, majorisation–minimisation from that point: the bilinear
+//     term is replaced by its tight convex upper bound at the current slacks
+//     (see soft), whose dual — (31) with soft boxes — is a smooth convex
+//     problem solved by coordinate descent (ncqp.SolveSoft, warm-started).
+//     Each step cannot increase (10); the iteration stops when the slacks
+//     are a fixed point (ξ* = ξ⁰), where the step's KKT conditions are
+//     exactly those of (10).
+//
+// The returned point is a KKT point of (10) (equivalently of (31): the same
+// α, λ, ξ), checked by kkt() — primal and dual feasibility, complementarity,
+// stationarity in w by construction — and reported as kkt_residual_10/11.
+// It is a local solution reached from the C = 0 solution, not a certified
+// global minimum (an NP-hard question for indefinite QPs in general). We
+// preferred this to a convexification (e.g. dropping the coupling) because it
+// keeps the paper's model and its coupling intact.
 //
 // Dropped constraints: a row with fⱼᴬ = 0 has a zero row in H₁ and a zero
 // linear term, so αᴬⱼ and λᴮⱼ stay 0; H₁ is formed only on the kept rows,
@@ -389,51 +399,28 @@ func newMP(augA, augB *mat.Dense, own []int, dA, dB []float64, other []int, fA, 
 	return &mpProblem{op: op, sysA: sysA, sysB: sysB, fA: fA, fB: fB, m: m, cfg: cfg}, nil
 }
 
-// Dual modes.
-const (
-	dualC0   = iota // (31) itself at C = 0 (then convex): αᴬ+λᴬ ≤ C_A, αᴮ+λᴮ ≤ C_B
-	dualFixB        // block (wᴬ, wᴮ, ξᴬ) with ξᴮ = ζ fixed
-	dualFixA        // block (wᴬ, wᴮ, ξᴮ) with ξᴬ = η fixed
-)
-
-// dual returns the convex dual of problem (10) restricted to a block. With
-// ξᴮ = ζ fixed (the same Lagrangian (12), ξᴮ no longer a variable):
+// dualC0 returns (31) at C = 0, the exact convex dual of (10) then:
 //
-//	min ½uᴬᵀH₁uᴬ + ½uᴮᵀH₂uᴮ − fᴬ·αᴬ + (ζ − fᴮ)·αᴮ + ζ·λᴮ
-//	s.t. αᴬⱼ + λᴬⱼ ≤ C_A + Cζⱼ,  αᴮ, λᴮ ≥ 0 (no upper bound)
+//	min ½uᴬᵀH₁uᴬ + ½uᴮᵀH₂uᴮ − fᴬ·αᴬ − fᴮ·αᴮ
+//	s.t. αᴬⱼ + λᴬⱼ ≤ C_A,  αᴮⱼ + λᴮⱼ ≤ C_B,  α, λ ≥ 0,
 //
-// with uᴬ = αᴬ − λᴮ, uᴮ = αᴮ − λᴬ, and the mirror image with ξᴬ = η fixed.
-// At C = 0 the first mode with ζ dropped is (31) exactly.
-func (pb *mpProblem) dual(mode int, fixed []float64) *ncqp.Problem {
+// uᴬ = αᴬ − λᴮ, uᴮ = αᴮ − λᴬ (the ξ variables of (31) drop out at C = 0).
+func (pb *mpProblem) dualC0() *ncqp.Problem {
 	op := pb.op
 	p := make([]float64, op.dim)
 	qp := &ncqp.Problem{H: op, P: p}
 	for j := 0; j < pb.m; j++ {
 		p[op.idx(blkAlphaA, j)] = -pb.fA[j]
 		p[op.idx(blkAlphaB, j)] = -pb.fB[j]
-		group := func(alpha, lambda int, bound float64) {
-			idx, coef := []int{op.idx(alpha, j)}, []float64{1}
-			if i := op.idx(lambda, j); i >= 0 {
+		for _, g := range []struct {
+			alpha, lambda int
+			bound         float64
+		}{{blkAlphaA, blkLambdaA, pb.cfg.CA}, {blkAlphaB, blkLambdaB, pb.cfg.CB}} {
+			idx, coef := []int{op.idx(g.alpha, j)}, []float64{1}
+			if i := op.idx(g.lambda, j); i >= 0 {
 				idx, coef = append(idx, i), append(coef, 1)
 			}
-			qp.Groups, qp.Coef, qp.Bound = append(qp.Groups, idx), append(qp.Coef, coef), append(qp.Bound, bound)
-		}
-		switch mode {
-		case dualC0:
-			group(blkAlphaA, blkLambdaA, pb.cfg.CA)
-			group(blkAlphaB, blkLambdaB, pb.cfg.CB)
-		case dualFixB:
-			group(blkAlphaA, blkLambdaA, pb.cfg.CA+pb.cfg.C*fixed[j])
-			p[op.idx(blkAlphaB, j)] += fixed[j]
-			if i := op.idx(blkLambdaB, j); i >= 0 {
-				p[i] = fixed[j]
-			}
-		case dualFixA:
-			group(blkAlphaB, blkLambdaB, pb.cfg.CB+pb.cfg.C*fixed[j])
-			p[op.idx(blkAlphaA, j)] += fixed[j]
-			if i := op.idx(blkLambdaA, j); i >= 0 {
-				p[i] = fixed[j]
-			}
+			qp.Groups, qp.Coef, qp.Bound = append(qp.Groups, idx), append(qp.Coef, coef), append(qp.Bound, g.bound)
 		}
 	}
 	return qp
@@ -589,7 +576,7 @@ func solveMP(ctx context.Context, pb *mpProblem, opt model.Options, stage string
 	progress := func(sweep int, r float64) {
 		opt.Report(model.Progress{Fraction: -1, Stage: stage, Iter: sweep, Message: fmt.Sprintf("step %d, residual %.2g", s.rounds, r)})
 	}
-	res, err := ncqp.Solve(ctx, pb.dual(dualC0, nil), ncqp.Options{MaxSweeps: mpMaxSweeps, Progress: progress})
+	res, err := ncqp.Solve(ctx, pb.dualC0(), ncqp.Options{MaxSweeps: mpMaxSweeps, Progress: progress})
 	if err != nil {
 		return nil, err
 	}
