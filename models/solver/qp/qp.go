@@ -20,8 +20,13 @@
 // where Gx ≤ h stacks Ax ≤ b, −x ≤ −l and x ≤ u (finite bounds only). A
 // solution with τ > 0 gives the optimum x/τ; τ → 0 with κ > 0 yields a
 // Farkas-type certificate, which is how infeasible (ErrInfeasible) and
-// unbounded (ErrUnbounded) problems are reported — by verified certificates,
-// not by a heuristic divergence test.
+// unbounded (ErrUnbounded) problems are reported — by certificates checked
+// against the data, not by a heuristic divergence test. A certificate is
+// accepted when its relative defect is ≤ InfeasTol (1e-8), or ≤ 1e-6 once τ
+// is numerically zero and the certificate has stopped improving; a
+// recession direction is reported as ErrUnbounded only after a second solve
+// (min ½‖x‖² over the same constraints) has found a feasible point —
+// otherwise the problem is reported infeasible.
 //
 // Each iteration factorises one symmetric positive definite matrix (see
 // kkt.go for why Cholesky of the reduced system was chosen over LDLᵀ) and
