@@ -224,6 +224,7 @@ type solver[T elem] struct {
 	nextI    int
 	nextGmax float64
 	haveNext bool
+	rows     int // full rows computed outside the main loop (progress)
 	// lastAlpha is the largest α touched by the last update (unboundedness check).
 	lastAlpha float64
 	// unbounded is set when a step along a direction of non-positive
@@ -486,6 +487,7 @@ func (s *solver[T]) initGradient(ctx context.Context) error {
 				return err
 			}
 		}
+		s.rowTick()
 		q := s.row(i, s.l)
 		a := s.alpha[i]
 		for k, v := range q {
@@ -951,6 +953,7 @@ func (s *solver[T]) reconstructGradient() {
 	}
 	if nFree*l > 2*act*(l-act) {
 		for i := act; i < l; i++ {
+			s.rowTick()
 			q := s.row(i, act)
 			for j := 0; j < act; j++ {
 				if s.status[j] == free {
@@ -963,12 +966,30 @@ func (s *solver[T]) reconstructGradient() {
 			if s.status[i] != free {
 				continue
 			}
+			s.rowTick()
 			q := s.row(i, l)
 			a := s.alpha[i]
 			for j := act; j < l; j++ {
 				s.g[j] += a * float64(q[j])
 			}
 		}
+	}
+}
+
+// rowTick calls the progress callback every few full-row computations
+// outside the main loop (gradient initialisation and reconstruction can
+// take many rows; the browser needs its callbacks meanwhile).
+func (s *solver[T]) rowTick() {
+	if s.opt.Progress == nil {
+		return
+	}
+	s.rows++
+	every := s.opt.ProgressEvery/2 + 1
+	if s.opt.ProgressEvery <= 0 {
+		every = 100
+	}
+	if s.rows%every == 0 {
+		s.opt.Progress(s.iter, s.viol)
 	}
 }
 
