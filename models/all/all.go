@@ -10,4 +10,5 @@ import (
 	_ "lupilab/models/multiview"
 	_ "lupilab/models/svm"
 	_ "lupilab/models/svmplus"
+	_ "lupilab/models/twin"
 )
