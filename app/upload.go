@@ -18,6 +18,12 @@ import (
 // file's size before a byte is read).
 const UploadLimit = 32 << 20
 
+// autoCheckLimit is the largest file parsed again on every change of
+// roles or options; larger files are parsed when the user presses "Use
+// this data" (a parse of tens of MB holds the single wasm thread for
+// seconds).
+const autoCheckLimit = 4 << 20
+
 // uploadPreviewRows is how many data rows the preview shows.
 const uploadPreviewRows = 5
 
@@ -222,6 +228,10 @@ func (u *Upload) parse() (*data.Dataset, error) {
 
 // check parses with the current choices and shows the result or the error.
 func (u *Upload) check() {
+	if len(u.raw) > autoCheckLimit || len(u.zRaw) > autoCheckLimit {
+		u.errMsg, u.summary = "", fmt.Sprintf("Large file (%s): it is parsed when you press “Use this data”.", byteSize(len(u.raw)+len(u.zRaw)))
+		return
+	}
 	ds, err := u.parse()
 	if err != nil {
 		u.errMsg, u.summary = err.Error(), ""

@@ -307,7 +307,21 @@ func TestUploadErrors(t *testing.T) {
 	b.waitJS(t, `(document.getElementById("upload-error")||{}).textContent?.includes("nosuch")`, 20*time.Second)
 	t.Logf("ARFF unknown label: %s", b.errorText(t, "upload-error"))
 
-	for _, n := range []string{"lupiprobe-malformed.csv", "lupiprobe-ragged.csv", "lupiprobe-huge.csv", "lupiprobe-two.libsvm", "lupiprobe-two-z.libsvm", "lupiprobe-w.arff"} {
+	// Drag and drop: a file dropped on the zone is read like a picked one.
+	b.run(t, chromedp.Evaluate(`(() => {
+		const dt = new DataTransfer();
+		dt.items.add(new File(["x_1,x_2,label\n0,1,a\n1,0,b\n0.5,0.5,a\n"], "lupiprobe-dropped.csv", {type: "text/csv"}));
+		const zone = document.getElementById("upload-drop");
+		zone.dispatchEvent(new DragEvent("dragenter", {dataTransfer: dt, bubbles: true, cancelable: true}));
+		zone.dispatchEvent(new DragEvent("dragover", {dataTransfer: dt, bubbles: true, cancelable: true}));
+		return zone.dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
+	})()`, nil))
+	b.waitJS(t, `(document.getElementById("upload-summary")||{}).textContent?.includes("3 rows, 2 main features, 2 classes (a, b)")`, 20*time.Second)
+	if e := b.errorText(t, "upload-error"); e != "" {
+		t.Errorf("dropped file: %s", e)
+	}
+
+	for _, n := range []string{"lupiprobe-dropped.csv", "lupiprobe-malformed.csv", "lupiprobe-ragged.csv", "lupiprobe-huge.csv", "lupiprobe-two.libsvm", "lupiprobe-two-z.libsvm", "lupiprobe-w.arff"} {
 		assertNoUpload(t, rec, n)
 	}
 	if errs := b.consoleErrors(); len(errs) > 0 {
