@@ -7,6 +7,7 @@
 #   LUPI_BENCH_N        sizes, default 250,500,1000,2000,4000
 #   LUPI_BENCH_ZKERNEL  privileged kernel: linear (default; factor-form Qλ) or rbf (dense Qλ)
 #   LUPI_BENCH_C, LUPI_BENCH_LAMBDA   regularisation (default 1, 1)
+#   LUPI_BENCH_D, LUPI_BENCH_XNOISE  X dimension and noise (default 20, 1.0)
 #   LUPI_BENCH_LIMIT    wall-clock limit per SVM1+ fit in seconds (default 300)
 set -e
 cd "$(dirname "$0")/.."

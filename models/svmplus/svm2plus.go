@@ -247,6 +247,13 @@ var qcache struct {
 	q   *qlam
 }
 
+// resetQCache forgets the cached Qλ (benchmarks time it afresh).
+func resetQCache() {
+	qcache.Lock()
+	qcache.key, qcache.q = "", nil
+	qcache.Unlock()
+}
+
 func cachedPrivileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lambda float64) (*qlam, bool, error) {
 	h := fnv.New64a()
 	r, c := Z.Dims()
