@@ -171,6 +171,9 @@ func parseSparse(r io.Reader, opt *ReadOptions) (*sparseFile, error) {
 		} else {
 			label = tok[0]
 			start = 1
+			if label == "?" {
+				return nil, perr(lineNo, 1, "missing class label \"?\"")
+			}
 			if strings.Contains(label, ",") {
 				s.multi = true
 			}
