@@ -20,7 +20,7 @@ import (
 func TestAgainstQP(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	for trial := 0; trial < 6; trial++ {
-		n := 10 + 6*trial
+		n := 10 + 4*trial
 		C := math.Pow(10, float64(trial%4)-1)
 		lam := math.Pow(10, float64((trial*2)%5)-2)
 		X := make([][]float64, n)
