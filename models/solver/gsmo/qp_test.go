@@ -19,7 +19,7 @@ import (
 //	1ᵀα + 1ᵀβ = nC,  yᵀα = 0,  x ≥ 0.
 func TestAgainstQP(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
-	for trial := 0; trial < 6; trial++ {
+	for trial := 0; trial < 5; trial++ {
 		n := 10 + 4*trial
 		C := math.Pow(10, float64(trial%4)-1)
 		lam := math.Pow(10, float64((trial*2)%5)-2)
