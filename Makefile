@@ -10,9 +10,11 @@ STATICCHECK_VERSION ?= v0.8.2
 STATIC_DIR ?= dist
 BASE ?= /
 FUZZTIME ?= 10m
+# Brotli quality for app.wasm.br: 9 keeps `make wasm` quick; `make static` uses 11.
+BROTLI_Q ?= 9
 
 .PHONY: all run server wasm static test deps lint unit fuzz-short browser bench bench-svm bench-svmplus \
-        bench-gp bench-joint bench-twin bench-multiview bench-web fuzz load clean
+        bench-gp bench-joint bench-twin bench-multiview bench-qp bench-web fixtures-qp fuzz load clean
 
 all: wasm server
 
@@ -20,8 +22,9 @@ all: wasm server
 wasm:
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o web/app.wasm ./wasm
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" web/wasm_exec.js
-	@raw=$$(stat -c %s web/app.wasm); gz=$$(gzip -9 -c web/app.wasm | wc -c); \
-	  echo "web/app.wasm: $$raw bytes raw, $$gz bytes gzip -9"
+	$(GO) run ./scripts/compress -q $(BROTLI_Q) web/app.wasm
+	@raw=$$(stat -c %s web/app.wasm); gz=$$(gzip -9 -c web/app.wasm | wc -c); br=$$(stat -c %s web/app.wasm.br); \
+	  echo "web/app.wasm: $$raw bytes raw, $$gz bytes gzip -9, $$br bytes brotli"
 
 server:
 	@mkdir -p bin
@@ -33,7 +36,8 @@ run: wasm server
 	./bin/lupi-server -addr $(ADDR)
 
 ## static: write the site as plain files (STATIC_DIR, BASE=/sub/path/ for a sub-path host)
-static: wasm server
+static: server
+	$(MAKE) wasm BROTLI_Q=11
 	rm -rf $(STATIC_DIR)
 	./bin/lupi-server -static $(STATIC_DIR) -base $(BASE)
 
@@ -82,10 +86,15 @@ bench-twin:
 	bash scripts/bench-twin.sh
 bench-multiview:
 	bash scripts/bench-multiview.sh
+bench-qp:
+	sh models/solver/qp/testdata/bench_vs_cvxopt.sh
+## fixtures: recompute the committed reference outputs (needs Debian python3-sklearn, python3-cvxopt, libsvm-tools)
+fixtures-qp:
+	/usr/bin/python3 models/solver/qp/testdata/make_fixtures.py
 bench-web: wasm
 	LUPI_BENCH_WEB=1 $(GO) test -count=1 -run TestBenchWeb -v ./browsertest
 load: server wasm
 	$(GO) run ./scripts/load -n 10000 -c 64
 
 clean:
-	rm -rf bin dist web/app.wasm web/wasm_exec.js browsertest/screenshots
+	rm -rf bin dist web/app.wasm web/app.wasm.br web/wasm_exec.js browsertest/screenshots

@@ -32,6 +32,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -90,7 +91,11 @@ type site struct {
 	goapp   *app.Handler
 	version string
 	wasmGz  []byte // app.wasm, gzip-compressed once at start
+	wasmBr  []byte // app.wasm.br (made by `make wasm`), when it is newer than app.wasm
 	wasmLen int
+	// gz caches gzip-compressed copies of text files (CSV, JSON, JS, CSS).
+	gzMu sync.Mutex
+	gz   map[string]gzEntry
 	// pages are the paths the go-app handler answers; anything else is 404.
 	pages map[string]bool
 }
@@ -119,7 +124,14 @@ func newSite(webDir, base string) (*site, error) {
 	zw.Write(wasm)
 	zw.Close()
 
-	s := &site{web: web, version: version, wasmGz: gz.Bytes(), wasmLen: len(wasm)}
+	s := &site{web: web, version: version, wasmGz: gz.Bytes(), wasmLen: len(wasm), gz: map[string]gzEntry{}}
+	if br, err := fs.ReadFile(web, "app.wasm.br"); err == nil {
+		stW, errW := fs.Stat(web, "app.wasm")
+		stB, errB := fs.Stat(web, "app.wasm.br")
+		if errW == nil && errB == nil && !stB.ModTime().Before(stW.ModTime()) {
+			s.wasmBr = br
+		}
+	}
 	s.goapp = handler(version, datasetResources(web), base)
 	s.pages = map[string]bool{"/": true, "/app.js": true, "/app-worker.js": true,
 		"/manifest.webmanifest": true, "/app.css": true, "/manifest.json": true}
@@ -265,6 +277,26 @@ func (s *site) serveFile(w http.ResponseWriter, r *http.Request, name string) {
 		http.Error(w, "cannot read file", http.StatusInternalServerError)
 		return
 	}
+	if compressible(name, st.Size()) {
+		w.Header().Set("Vary", "Accept-Encoding")
+		if accepts(r.Header.Get("Accept-Encoding"), "gzip") && r.Header.Get("Range") == "" {
+			if z, err := s.gzipped(name, st, rs); err == nil {
+				etag := fmt.Sprintf(`"%x-%x-gz"`, st.ModTime().UnixNano(), st.Size())
+				w.Header().Set("ETag", etag)
+				if r.Header.Get("If-None-Match") == etag {
+					w.WriteHeader(http.StatusNotModified)
+					return
+				}
+				w.Header().Set("Content-Encoding", "gzip")
+				w.Header().Set("Content-Length", fmt.Sprint(len(z)))
+				if r.Method != http.MethodHead {
+					w.Write(z)
+				}
+				return
+			}
+			rs.Seek(0, io.SeekStart)
+		}
+	}
 	http.ServeContent(w, r, name, st.ModTime(), rs)
 }
 
@@ -278,7 +310,15 @@ func (s *site) serveWasm(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("X-Wasm-Content-Length", fmt.Sprint(s.wasmLen))
-	if acceptsGzip(r.Header.Get("Accept-Encoding")) {
+	if s.wasmBr != nil && accepts(r.Header.Get("Accept-Encoding"), "br") {
+		w.Header().Set("Content-Encoding", "br")
+		w.Header().Set("Content-Length", fmt.Sprint(len(s.wasmBr)))
+		if r.Method != http.MethodHead {
+			w.Write(s.wasmBr)
+		}
+		return
+	}
+	if accepts(r.Header.Get("Accept-Encoding"), "gzip") {
 		w.Header().Set("Content-Encoding", "gzip")
 		w.Header().Set("Content-Length", fmt.Sprint(len(s.wasmGz)))
 		if r.Method != http.MethodHead {
@@ -289,15 +329,53 @@ func (s *site) serveWasm(w http.ResponseWriter, r *http.Request) {
 	s.serveFile(w, r, "app.wasm")
 }
 
-func acceptsGzip(h string) bool {
+// accepts reports whether an Accept-Encoding header accepts the coding
+// (listed without q=0).
+func accepts(h, coding string) bool {
 	for _, part := range strings.Split(h, ",") {
 		enc, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.EqualFold(strings.TrimSpace(enc), "gzip") {
-			return !strings.Contains(strings.ReplaceAll(params, " ", ""), "q=0") ||
-				strings.Contains(params, "q=0.")
+		if strings.EqualFold(strings.TrimSpace(enc), coding) {
+			q := strings.ReplaceAll(params, " ", "")
+			return !(q == "q=0" || q == "q=0.0" || q == "q=0.00" || q == "q=0.000")
 		}
 	}
 	return false
+}
+
+type gzEntry struct {
+	mod  time.Time
+	size int64
+	data []byte
+}
+
+// compressible says whether a file is text worth compressing.
+func compressible(name string, size int64) bool {
+	if size < 1024 {
+		return false
+	}
+	switch path.Ext(name) {
+	case ".csv", ".json", ".js", ".css", ".svg", ".md", ".txt", ".arff", ".libsvm":
+		return true
+	}
+	return false
+}
+
+// gzipped returns a cached gzip copy of a text file (made on first use,
+// remade when the file changes).
+func (s *site) gzipped(name string, st fs.FileInfo, rs io.ReadSeeker) ([]byte, error) {
+	s.gzMu.Lock()
+	defer s.gzMu.Unlock()
+	if e, ok := s.gz[name]; ok && e.mod.Equal(st.ModTime()) && e.size == st.Size() {
+		return e.data, nil
+	}
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	if _, err := io.Copy(zw, rs); err != nil {
+		return nil, err
+	}
+	zw.Close()
+	s.gz[name] = gzEntry{mod: st.ModTime(), size: st.Size(), data: buf.Bytes()}
+	return buf.Bytes(), nil
 }
 
 // exportStatic writes the site as plain files into dir for a static host,

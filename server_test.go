@@ -217,3 +217,63 @@ func TestMissingWasmIsAClearError(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestBrotliAndTextCompression(t *testing.T) {
+	dir := testWeb(t)
+	// A .br copy newer than app.wasm is served to browsers that accept br.
+	br := []byte("pretend-brotli")
+	if err := os.WriteFile(filepath.Join(dir, "app.wasm.br"), br, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := newSite(dir, "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	cl := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	get := func(p, enc string) *http.Response {
+		req, _ := http.NewRequest("GET", srv.URL+p, nil)
+		if enc != "" {
+			req.Header.Set("Accept-Encoding", enc)
+		}
+		resp, err := cl.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	resp := get("/web/app.wasm", "gzip, br")
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.Header.Get("Content-Encoding") != "br" || !bytes.Equal(body, br) {
+		t.Errorf("br: encoding %q", resp.Header.Get("Content-Encoding"))
+	}
+	resp = get("/web/app.wasm", "gzip;q=1, br;q=0")
+	resp.Body.Close()
+	if resp.Header.Get("Content-Encoding") != "gzip" {
+		t.Errorf("br;q=0 still got %q", resp.Header.Get("Content-Encoding"))
+	}
+	// Text files are gzipped when accepted, and identical once decompressed.
+	big := strings.Repeat("y,x_1\na,1\n", 500)
+	os.WriteFile(filepath.Join(dir, "datasets", "big.csv"), []byte(big), 0o644)
+	resp = get("/web/datasets/big.csv", "gzip")
+	if resp.Header.Get("Content-Encoding") != "gzip" {
+		t.Fatalf("csv not compressed: %v", resp.Header)
+	}
+	zr, err := gzip.NewReader(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(zr)
+	resp.Body.Close()
+	if string(got) != big {
+		t.Error("gzipped csv differs")
+	}
+	resp = get("/web/datasets/big.csv", "")
+	got, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.Header.Get("Content-Encoding") != "" || string(got) != big {
+		t.Error("plain csv wrong")
+	}
+}

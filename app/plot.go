@@ -166,7 +166,8 @@ func drawView(o *run.Outcome, id string, size int, s *viz.Surface, trainXY, test
 		img := oc.Call("createImageData", g.W, g.H)
 		app.CopyBytesToJS(img.Get("data"), rgba)
 		oc.Call("putImageData", img, 0, 0)
-		c.Set("imageSmoothingEnabled", false)
+		// Coarse grids (expensive models get fewer pixels) look better smoothed.
+		c.Set("imageSmoothingEnabled", g.W < 120)
 		c.Call("drawImage", off, 0, 0, size, size)
 	} else {
 		var err error

@@ -13,8 +13,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"lupilab/models/data"
 	_ "lupilab/models/all"
+	"lupilab/models/data"
 	"lupilab/models/model"
 	"lupilab/models/run"
 )
@@ -38,7 +38,7 @@ func TestEveryModelInTheBrowser(t *testing.T) {
 	b.run(t, chromedp.Navigate(url+"/"), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
 	for _, spec := range model.All() {
 		gen := run.DefaultGenerator(spec)
-		ds, err := data.GenerateByName(gen, 200, 0.2, 1)
+		ds, err := data.GenerateByName(gen, 100, 0.2, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,7 +49,7 @@ func TestEveryModelInTheBrowser(t *testing.T) {
 		}
 		sel, wantText := metricText(want)
 		// A link with the state: the app restores it and trains.
-		link := fmt.Sprintf("%s/?data=gen:%s&n=200&noise=0.2&seed=1&train=70&model=%s", url, gen, spec.ID)
+		link := fmt.Sprintf("%s/?data=gen:%s&n=100&noise=0.2&seed=1&train=70&model=%s", url, gen, spec.ID)
 		start := time.Now()
 		b.run(t, chromedp.Navigate(link), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
 		got := b.waitText(t, sel, 3*time.Minute, func(s string) bool { return s != "" })

@@ -58,6 +58,8 @@ type Outcome struct {
 	SurfaceB          *viz.Surface
 	// TagSurfaces holds one surface per tag (multi-label models on 2-D data).
 	TagSurfaces []*viz.Surface
+
+	predictSeconds float64 // time to predict the train and test rows
 }
 
 // Prepare splits and scales the dataset.
@@ -143,12 +145,14 @@ func (o *Outcome) finish(gridSize int) error {
 	if o.Report == nil {
 		o.Report = &model.Report{Model: o.Spec.ID}
 	}
+	start := time.Now()
 	if o.TrainPred, err = o.Fitted.Predict(forPredict(o.Spec, o.Train)); err != nil {
 		return err
 	}
 	if o.TestPred, err = o.Fitted.Predict(forPredict(o.Spec, o.Test)); err != nil {
 		return err
 	}
+	o.predictSeconds = time.Since(start).Seconds()
 	if err := o.score(); err != nil {
 		return err
 	}
@@ -198,6 +202,7 @@ func (o *Outcome) plot(size int) error {
 		return nil
 	}
 	start := time.Now()
+	size = o.gridSide(size)
 	g, err := viz.BoundsOf(size, size, 0.08, o.TrainXY, o.TestXY)
 	if err != nil {
 		return err
@@ -228,6 +233,26 @@ func (o *Outcome) plot(size int) error {
 	}
 	o.GridSeconds = time.Since(start).Seconds()
 	return nil
+}
+
+// GridBudget is the time the decision grid may take; models whose
+// prediction is expensive (GPs with predictive variances, big kernel
+// expansions) get a coarser grid rather than a frozen page.
+var GridBudget = 700 * time.Millisecond
+
+// gridSide picks the grid resolution: it times the prediction of the test
+// rows (already done, so nothing extra), extrapolates to the grid and
+// shrinks the side until the estimate fits GridBudget (never below 48).
+func (o *Outcome) gridSide(size int) int {
+	n := o.Test.Rows() + o.Train.Rows()
+	if n == 0 || o.predictSeconds <= 0 {
+		return size
+	}
+	perRow := o.predictSeconds / float64(n)
+	for size > 48 && perRow*float64(size*size) > GridBudget.Seconds() {
+		size = size * 4 / 5
+	}
+	return size
 }
 
 // score computes accuracy and the confusion matrix (classes) or the
