@@ -36,19 +36,42 @@ func sqDist(x *mat.Dense) [][]float64 {
 }
 
 // nearest returns the k members of cand nearest to row i (excluding i
-// itself), ties broken by index.
+// itself), ties broken by index. Small k keeps a sorted buffer of k entries
+// (O(l·k)); large k sorts all candidates.
 func nearest(dist [][]float64, i int, cand []int, k int) []int {
-	c := make([]int, 0, len(cand))
-	for _, j := range cand {
-		if j != i {
-			c = append(c, j)
+	d := dist[i]
+	less := func(a, b int) bool { return d[a] < d[b] || (d[a] == d[b] && a < b) }
+	if k > 32 {
+		c := make([]int, 0, len(cand))
+		for _, j := range cand {
+			if j != i {
+				c = append(c, j)
+			}
 		}
+		sort.Slice(c, func(a, b int) bool { return less(c[a], c[b]) })
+		if k > len(c) {
+			k = len(c)
+		}
+		return c[:k]
 	}
-	sort.SliceStable(c, func(a, b int) bool { return dist[i][c[a]] < dist[i][c[b]] })
-	if k > len(c) {
-		k = len(c)
+	buf := make([]int, 0, k+1)
+	for _, j := range cand {
+		if j == i || (len(buf) == k && !less(j, buf[k-1])) {
+			continue
+		}
+		p := len(buf)
+		if p == k {
+			p--
+		} else {
+			buf = append(buf, 0)
+		}
+		for p > 0 && less(j, buf[p-1]) {
+			buf[p] = buf[p-1]
+			p--
+		}
+		buf[p] = j
 	}
-	return c[:k]
+	return buf
 }
 
 // withinWeights returns dⱼ = Σᵢ W_s,ij for the rows idx of one class

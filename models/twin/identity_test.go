@@ -2,8 +2,10 @@ package twin
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand"
+	"sort"
 	"strings"
 	"testing"
 
@@ -372,6 +374,43 @@ func TestRegistrySaveLoad(t *testing.T) {
 			closeVec(t, "rule A is view A", p1.Decision, p1.Views["A"], 0)
 			if len(f.Report().Diagnostics["dropped"]) != tc.ds.Rows() {
 				t.Error("mpwtsvm: no dropped diagnostics")
+			}
+		}
+	}
+}
+
+// nearest (buffered selection) against a plain stable sort, with ties.
+func TestNearestMatchesSort(t *testing.T) {
+	rng := rand.New(rand.NewSource(4))
+	n := 60
+	dist := make([][]float64, n)
+	for i := range dist {
+		dist[i] = make([]float64, n)
+		for j := range dist[i] {
+			dist[i][j] = float64(rng.Intn(8)) // many ties
+		}
+	}
+	cand := rng.Perm(n)[:45]
+	for _, k := range []int{1, 3, 7, 32, 33, 44, 45, 80} {
+		for i := 0; i < n; i++ {
+			got := nearest(dist, i, cand, k)
+			var ref []int
+			for _, j := range cand {
+				if j != i {
+					ref = append(ref, j)
+				}
+			}
+			sort.SliceStable(ref, func(a, b int) bool {
+				if dist[i][ref[a]] != dist[i][ref[b]] {
+					return dist[i][ref[a]] < dist[i][ref[b]]
+				}
+				return ref[a] < ref[b]
+			})
+			if k < len(ref) {
+				ref = ref[:k]
+			}
+			if fmt.Sprint(got) != fmt.Sprint(ref) {
+				t.Fatalf("k=%d row %d: %v, want %v", k, i, got, ref)
 			}
 		}
 	}
