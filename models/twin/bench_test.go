@@ -186,7 +186,11 @@ func TestBenchAccuracy(t *testing.T) {
 		secs := make([]float64, len(cols))
 		for _, tk := range tasks {
 			train, test := tk[0], tk[1]
-			viewB := func(s *data.Dataset) *data.Dataset { c := *s; c.X, c.Z = s.Z, nil; return &c }
+			viewB := func(s *data.Dataset) *data.Dataset {
+				c := *s
+				c.X, c.XNames, c.Z, c.ZNames = s.Z, s.ZNames, nil, nil
+				return &c
+			}
 			fit := func(col int, id string, tr, te *data.Dataset, v model.Values) *model.Prediction {
 				spec, _ := model.Lookup(id)
 				rv, err := spec.Resolve(v)

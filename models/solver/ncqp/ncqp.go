@@ -6,10 +6,11 @@
 // where the groups G_g partition the variables (a variable in no group is
 // only bounded below by 0) and H restricted to a group is diagonal with
 // non-negative entries. H itself may be indefinite: the non-convexity lives
-// only in the couplings between groups. MPWTSVM's duals (paper 001, eqs
-// (31)/(32)) have exactly this shape: each group is (αᴬⱼ, λᴬⱼ, ξᴮⱼ) with the
-// constraint αᴬⱼ + λᴬⱼ − C ξᴮⱼ ≤ C_A, and the indefinite part is the
-// C·ξᴬᵀξᴮ coupling between groups.
+// only in the couplings between groups. MPWTSVM's dual (31) (paper 001) has
+// exactly this shape — groups (αᴬⱼ, λᴬⱼ, ξᴮⱼ) with αᴬⱼ + λᴬⱼ − Cξᴮⱼ ≤ C_A and
+// the indefinite C·ξᴬᵀξᴮ between groups — but (31) turns out to be unbounded
+// below for C > 0 (see models/twin), so models/twin uses Solve on its convex
+// C = 0 case and SolveSoft (soft.go) for the majorisation steps of the primal.
 //
 // Method: block coordinate descent (Gauss–Seidel) over the groups. Each
 // group sub-problem is a convex separable QP with one linear constraint,
