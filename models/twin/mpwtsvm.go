@@ -591,6 +591,10 @@ func solveMP(ctx context.Context, pb *mpProblem, opt model.Options, stage string
 	}
 	innerTol := 1e-3 // inexact early steps: the inner tolerance follows the slack movement
 	for s.rounds = 1; ; s.rounds++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		opt.Report(model.Progress{Fraction: -1, Stage: stage, Iter: s.rounds, Message: fmt.Sprintf("majorisation step %d", s.rounds)})
 		sr, err := ncqp.SolveSoft(ctx, pb.soft(s.xiA, s.xiB, s.x), ncqp.Options{Tol: innerTol, MaxSweeps: mpMaxSweeps, Progress: progress})
 		if err != nil {
 			return nil, err

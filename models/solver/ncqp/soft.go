@@ -217,7 +217,7 @@ func softPolish(pr *SoftProblem, grp []int, x, sum []float64) []float64 {
 		}
 	}
 	nf := len(free)
-	if nf == 0 || nf > 3000 {
+	if nf == 0 || nf > 600 { // bounded: one dense LU must stay short (the browser waits on it)
 		return nil
 	}
 	on := make([]bool, len(pr.Groups))
