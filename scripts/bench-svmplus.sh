@@ -8,6 +8,7 @@
 #   LUPI_BENCH_ZKERNEL  privileged kernel: linear (default; factor-form Qλ) or rbf (dense Qλ)
 #   LUPI_BENCH_C, LUPI_BENCH_LAMBDA   regularisation (default 1, 1)
 #   LUPI_BENCH_D, LUPI_BENCH_XNOISE  X dimension and noise (default 20, 1.0)
+#   LUPI_BENCH_QP_MAXN  also time SVM1+ by the dense interior-point QP (as the paper timed MOSEK) up to this n
 #   LUPI_BENCH_LIMIT    wall-clock limit per SVM1+ fit in seconds (default 300)
 set -e
 cd "$(dirname "$0")/.."
