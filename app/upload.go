@@ -142,6 +142,7 @@ func (u *Upload) onPick(ctx app.Context, e app.Event) {
 		return
 	}
 	u.readFile(ctx, files.Index(0), u.setMain)
+	ctx.JSSrc().Set("value", "") // picking the same (edited) file again fires change again
 }
 
 func (u *Upload) onPickZ(ctx app.Context, e app.Event) {
