@@ -35,9 +35,17 @@ func (j *job) start(ctx app.Context, stage string, work func(jobCtx context.Cont
 	j.cancel, j.busy, j.progress, j.stage = cancel, true, 0, stage
 	ctx.Async(func() {
 		last := time.Now()
+		var maxGap time.Duration
+		var maxStage string
 		progress := func(p model.Progress) {
-			if time.Since(last) < 15*time.Millisecond {
+			gap := time.Since(last)
+			if gap < 15*time.Millisecond {
 				return
+			}
+			if gap > maxGap {
+				maxGap, maxStage = gap, p.Stage+" "+p.Message
+				app.Window().Set("__lupiMaxGap", maxGap.Seconds()*1000)
+				app.Window().Set("__lupiMaxGapStage", maxStage)
 			}
 			last = time.Now()
 			ctx.Dispatch(func(ctx app.Context) {

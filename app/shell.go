@@ -7,7 +7,14 @@ import (
 // Shell is the page frame: header, tabs and the active view.
 type Shell struct {
 	app.Compo
-	tab string
+	tab    string
+	update bool // a new version was deployed and is ready
+}
+
+// OnAppUpdate is called by go-app when the service worker has installed a
+// newer version of the app: offer to reload into it.
+func (s *Shell) OnAppUpdate(ctx app.Context) {
+	s.update = ctx.AppUpdateAvailable()
 }
 
 var tabs = []struct{ id, label string }{
@@ -64,6 +71,10 @@ func (s *Shell) Render() app.UI {
 				}),
 			),
 		),
+		app.If(s.update, app.Div().ID("update").Class("notice update").Aria("live", "polite").Body(
+			app.Text("A new version of LUPI Lab is ready. "),
+			app.Button().ID("update-reload").Text("Reload to update").OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }),
+		)),
 		app.Main().Body(view),
 	)
 }

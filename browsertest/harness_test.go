@@ -100,6 +100,12 @@ type browser struct {
 
 func newBrowser(t *testing.T, width, height int) *browser {
 	t.Helper()
+	// Chromium may still be writing its profile when the test ends, so it
+	// lives outside t.TempDir and is removed best-effort.
+	profile, err := os.MkdirTemp("", "lupi-chromium")
+	if err != nil {
+		t.Fatal(err)
+	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromiumPath()),
 		chromedp.Headless,
@@ -107,7 +113,7 @@ func newBrowser(t *testing.T, width, height int) *browser {
 		chromedp.DisableGPU,
 		chromedp.NoFirstRun,
 		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profile),
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
@@ -118,7 +124,7 @@ func newBrowser(t *testing.T, width, height int) *browser {
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
 	ctx, cancelT := context.WithTimeout(ctx, 8*time.Minute)
-	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
+	t.Cleanup(func() { cancelT(); cancelC(); cancelA(); os.RemoveAll(profile) })
 	b := &browser{ctx: ctx}
 	chromedp.ListenTarget(ctx, func(ev any) {
 		b.mu.Lock()

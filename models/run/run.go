@@ -60,6 +60,14 @@ type Outcome struct {
 	TagSurfaces []*viz.Surface
 
 	predictSeconds float64 // time to predict the train and test rows
+	progress       func(model.Progress)
+}
+
+// tick reports drawing progress between chunks of the decision grid.
+func (o *Outcome) tick() {
+	if o.progress != nil {
+		o.progress(model.Progress{Fraction: 1, Stage: "predicting"})
+	}
 }
 
 // Prepare splits and scales the dataset.
@@ -105,7 +113,7 @@ func Do(ctx context.Context, cfg Config, progress func(model.Progress)) (*Outcom
 	if err != nil {
 		return nil, err
 	}
-	o := &Outcome{Spec: spec, Params: params, Train: train, Test: test}
+	o := &Outcome{Spec: spec, Params: params, Train: train, Test: test, progress: progress}
 	start := time.Now()
 	o.Fitted, err = spec.Fit(ctx, train, params, model.Options{Seed: cfg.Seed, Progress: progress})
 	if err != nil {
@@ -146,10 +154,10 @@ func (o *Outcome) finish(gridSize int) error {
 		o.Report = &model.Report{Model: o.Spec.ID}
 	}
 	start := time.Now()
-	if o.TrainPred, err = o.Fitted.Predict(forPredict(o.Spec, o.Train)); err != nil {
+	if o.TrainPred, err = model.PredictChunked(o.Fitted, forPredict(o.Spec, o.Train), o.tick); err != nil {
 		return err
 	}
-	if o.TestPred, err = o.Fitted.Predict(forPredict(o.Spec, o.Test)); err != nil {
+	if o.TestPred, err = model.PredictChunked(o.Fitted, forPredict(o.Spec, o.Test), o.tick); err != nil {
 		return err
 	}
 	o.predictSeconds = time.Since(start).Seconds()
@@ -208,7 +216,7 @@ func (o *Outcome) plot(size int) error {
 		return err
 	}
 	if o.Spec.Task == model.MultiLabel {
-		o.TagSurfaces, err = viz.EvaluateTags(o.Fitted, g, o.Train.NumTags())
+		o.TagSurfaces, err = viz.EvaluateTags(o.Fitted, g, o.Train.NumTags(), o.tick)
 		o.GridSeconds = time.Since(start).Seconds()
 		return err
 	}
@@ -221,12 +229,12 @@ func (o *Outcome) plot(size int) error {
 		if err != nil {
 			return err
 		}
-		o.Surface, o.SurfaceB, err = viz.EvaluateViews(o.Fitted, g, gb, classes)
+		o.Surface, o.SurfaceB, err = viz.EvaluateViews(o.Fitted, g, gb, classes, o.tick)
 		if err != nil {
 			return err
 		}
 	} else {
-		o.Surface, err = viz.Evaluate(o.Fitted, o.Spec, g, classes)
+		o.Surface, err = viz.Evaluate(o.Fitted, o.Spec, g, classes, o.tick)
 		if err != nil {
 			return err
 		}

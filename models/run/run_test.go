@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -105,5 +106,38 @@ func TestCompareAndGrid(t *testing.T) {
 	cancel()
 	if _, err := GridSearch(ctx, cfg, "C", []string{"1"}, "gamma", []string{"1"}, 3, nil); err == nil {
 		t.Error("cancelled grid ran")
+	}
+}
+
+// TestPredictChunkedEqualsPredict checks that the chunked prediction the app
+// uses (to keep the page responsive) equals a single Predict call.
+func TestPredictChunkedEqualsPredict(t *testing.T) {
+	for _, c := range []struct{ id, gen string }{{"svm", "moons"}, {"jointsvm", "multilabel2d"}, {"svm2k", "twoview2d"}, {"gpc", "xor"}} {
+		spec, err := model.Lookup(c.id)
+		if err != nil {
+			continue
+		}
+		ds, _ := data.GenerateByName(c.gen, 400, 0.2, 5)
+		o, err := Do(context.Background(), Config{Dataset: ds, TrainFrac: 0.5, Seed: 1, Scale: "standard", Model: c.id}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole, err := o.Fitted.Predict(forPredict(spec, o.Test))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ticks := 0
+		parts, err := model.PredictChunked(o.Fitted, forPredict(spec, o.Test), func() { ticks++ })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ticks < 2 {
+			t.Errorf("%s: %d chunks", c.id, ticks)
+		}
+		a, _ := json.Marshal(whole)
+		b, _ := json.Marshal(parts)
+		if string(a) != string(b) {
+			t.Errorf("%s: chunked prediction differs", c.id)
+		}
 	}
 }

@@ -76,6 +76,12 @@ func (g Grid) ToPixel(x, y float64) (px, py float64) {
 	return (x - g.XMin) / (g.XMax - g.XMin) * float64(g.W), (g.YMax - y) / (g.YMax - g.YMin) * float64(g.H)
 }
 
+// predictChunks predicts grid points in chunks (see model.PredictChunked),
+// calling tick between chunks so the browser stays responsive.
+func predictChunks(f model.Fitted, X, Z *mat.Dense, classes []string, tick func()) (*model.Prediction, error) {
+	return model.PredictChunked(f, &data.Dataset{X: X, Z: Z, Classes: classes}, tick)
+}
+
 // Surface is a model's output over a grid.
 type Surface struct {
 	Grid   Grid
@@ -87,13 +93,13 @@ type Surface struct {
 
 // Evaluate predicts every grid pixel. For models that need a second view at
 // test time, view B of the grid is given by zOf (nil ⇒ the same grid points).
-func Evaluate(f model.Fitted, spec *model.Spec, g Grid, classes []string) (*Surface, error) {
+func Evaluate(f model.Fitted, spec *model.Spec, g Grid, classes []string, tick func()) (*Surface, error) {
 	pts := g.Points()
-	ds := &data.Dataset{X: pts, Classes: classes}
+	var z *mat.Dense
 	if spec != nil && spec.Z == model.ZView {
-		ds.Z = pts
+		z = pts
 	}
-	p, err := f.Predict(ds)
+	p, err := predictChunks(f, pts, z, classes, tick)
 	if err != nil {
 		return nil, err
 	}
@@ -121,11 +127,11 @@ func Evaluate(f model.Fitted, spec *model.Spec, g Grid, classes []string) (*Surf
 // EvaluateViews evaluates a two-view model: view A's surface over grid ga
 // (the combined rule's labels and the view-A decision) and view B's surface
 // over gb. Both grids must have the same number of pixels.
-func EvaluateViews(f model.Fitted, ga, gb Grid, classes []string) (a, b *Surface, err error) {
+func EvaluateViews(f model.Fitted, ga, gb Grid, classes []string, tick func()) (a, b *Surface, err error) {
 	if ga.W*ga.H != gb.W*gb.H {
 		return nil, nil, errors.New("viz: view grids differ in size")
 	}
-	p, err := f.Predict(&data.Dataset{X: ga.Points(), Z: gb.Points(), Classes: classes})
+	p, err := predictChunks(f, ga.Points(), gb.Points(), classes, tick)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -157,8 +163,8 @@ func signLabels(v []float64) []int {
 // EvaluateTags evaluates a multi-label model over a grid: one surface per
 // tag, with Value +1 where the tag is predicted and −1 where it is not (or
 // the tag's score when the model gives one).
-func EvaluateTags(f model.Fitted, g Grid, tags int) ([]*Surface, error) {
-	p, err := f.Predict(&data.Dataset{X: g.Points()})
+func EvaluateTags(f model.Fitted, g Grid, tags int, tick func()) ([]*Surface, error) {
+	p, err := predictChunks(f, g.Points(), nil, nil, tick)
 	if err != nil {
 		return nil, err
 	}

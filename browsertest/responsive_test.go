@@ -1,0 +1,77 @@
+package browsertest
+
+import (
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+const observeLongTasks = `(() => {
+  window.__longtasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__longtasks.push(e.duration);
+  }).observe({ type: "longtask", buffered: false });
+  return true;
+})()`
+
+// TestTrainingNeverFreezes trains for several seconds and records the page's
+// long tasks (PerformanceObserver): none may exceed 200 ms. Then it starts a
+// long training and clicks Cancel: the page must show the cancellation
+// within 200 ms.
+func TestTrainingNeverFreezes(t *testing.T) {
+	url := startServer(t)
+	b := newBrowser(t, 1280, 900)
+	// 4000 noisy moons with a large C: several seconds of SMO in wasm.
+	link := url + "/?data=gen:moons&n=4000&noise=0.35&seed=2&train=80&model=svm&p.C=300&p.gamma=3"
+	b.run(t, chromedp.Navigate(link), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
+	// The link trains by itself once the page is live: wait for it, then
+	// observe a second, identical training started by the button.
+	b.waitText(t, "#m-test-acc", 5*time.Minute, func(s string) bool { return s != "" })
+	var ok bool
+	b.run(t, chromedp.Evaluate(observeLongTasks, &ok))
+	start := time.Now()
+	b.run(t, chromedp.Click("#train", chromedp.ByID))
+	b.run(t, chromedp.WaitVisible("#train-progress", chromedp.ByID))
+	b.run(t, chromedp.WaitNotPresent("#train-progress", chromedp.ByID))
+	wall := time.Since(start)
+	var tasks []float64
+	b.run(t, chromedp.Evaluate(`window.__longtasks`, &tasks))
+	sort.Float64s(tasks)
+	maxT, p95 := 0.0, 0.0
+	if len(tasks) > 0 {
+		maxT, p95 = tasks[len(tasks)-1], tasks[int(0.95*float64(len(tasks)-1))]
+	}
+	var gap float64
+	var gapStage string
+	b.run(t, chromedp.Evaluate(`window.__lupiMaxGap || 0`, &gap), chromedp.Evaluate(`window.__lupiMaxGapStage || ""`, &gapStage))
+	t.Logf("largest gap between progress calls: %.0f ms (%s)", gap, gapStage)
+	t.Logf("training of %.1f s (fit %s, grid %s): %d long tasks, largest %.0f ms, 95th percentile %.0f ms",
+		wall.Seconds(), b.text(t, "#m-time"), b.text(t, "#m-grid-time"), len(tasks), maxT, p95)
+	if wall < 2*time.Second {
+		t.Logf("warning: training took only %.1f s", wall.Seconds())
+	}
+	if maxT > 200 {
+		t.Errorf("a long task of %.0f ms (> 200 ms) froze the page; all: %v", maxT, tasks)
+	}
+
+	// Cancel: start again and cancel after half a second.
+	b.run(t, chromedp.Click("#train", chromedp.ByID), chromedp.WaitVisible("#train-cancel", chromedp.ByID), chromedp.Sleep(500*time.Millisecond))
+	var ms float64
+	b.run(t, chromedp.Evaluate(`new Promise((resolve) => {
+	  const t0 = performance.now();
+	  const done = () => (document.getElementById("error") || {}).textContent === "Training cancelled.";
+	  const obs = new MutationObserver(() => { if (done()) { obs.disconnect(); resolve(performance.now() - t0); } });
+	  obs.observe(document.body, { subtree: true, childList: true, characterData: true });
+	  document.getElementById("train-cancel").click();
+	})`, &ms, awaitPromise))
+	t.Logf("Cancel → 'Training cancelled.' shown after %.0f ms", ms)
+	if ms > 200 {
+		t.Errorf("cancel took %.0f ms (> 200 ms)", ms)
+	}
+	if strings.Contains(b.text(t, "#error"), "cancelled") && b.text(t, "#m-test-acc") == "" {
+		t.Error("the previous result was lost on cancel")
+	}
+}
