@@ -154,6 +154,13 @@ func pairTasks(t *testing.T, ds *data.Dataset, nTrain, maxPairs int, seed int64)
 	return out
 }
 
+// benchPairs is the number of class pairs per dataset (TWIN_BENCH_PAIRS, default 4).
+func benchPairs() int {
+	n := 4
+	fmt.Sscan(os.Getenv("TWIN_BENCH_PAIRS"), &n)
+	return n
+}
+
 func accuracy(labels, y []int) float64 {
 	c := 0
 	for i := range y {
@@ -179,7 +186,7 @@ func TestBenchAccuracy(t *testing.T) {
 			t.Logf("skip %s: %v", name, err)
 			continue
 		}
-		tasks := pairTasks(t, ds, 200, 10, 1)
+		tasks := pairTasks(t, ds, 200, benchPairs(), 1)
 		dA, dB := ds.Dim(), ds.ZDim()
 		cols := []string{"svm A", "svm B", "twsvm A", "wltsvm A", "wltsvm B", "mpw A", "mpw B", "mpw both", "mpw C=0 both"}
 		sum := make([]float64, len(cols))
@@ -203,6 +210,9 @@ func TestBenchAccuracy(t *testing.T) {
 					t.Fatalf("%s %s: %v", name, id, err)
 				}
 				secs[col] += time.Since(start).Seconds()
+				if os.Getenv("TWIN_BENCH_VERBOSE") != "" {
+					fmt.Printf("  %s %s %v: %.2fs converged %v\n", name, id, v, time.Since(start).Seconds(), f.Report().Converged)
+				}
 				p, err := f.Predict(te)
 				if err != nil {
 					t.Fatal(err)

@@ -595,7 +595,7 @@ func solveMP(ctx context.Context, pb *mpProblem, opt model.Options, stage string
 			return nil, err
 		}
 		opt.Report(model.Progress{Fraction: -1, Stage: stage, Iter: s.rounds, Message: fmt.Sprintf("majorisation step %d", s.rounds)})
-		sr, err := ncqp.SolveSoft(ctx, pb.soft(s.xiA, s.xiB, s.x), ncqp.Options{Tol: innerTol, MaxSweeps: mpMaxSweeps, Progress: progress})
+		sr, err := ncqp.SolveSoft(ctx, pb.soft(s.xiA, s.xiB, s.x), ncqp.Options{Tol: innerTol, MaxSweeps: mpStepSweeps, Progress: progress})
 		if err != nil {
 			return nil, err
 		}
@@ -608,17 +608,21 @@ func solveMP(ctx context.Context, pb *mpProblem, opt model.Options, stage string
 			size = math.Max(size, math.Max(starA[j], starB[j]))
 		}
 		s.x, s.uA, s.uB = sr.X, uA, uB
+		if mpDebug {
+			fmt.Printf("step %d: sweeps %d resid %.2g tol %.1g move %.3g size %.3g J %.8g kkt %.2g\n", s.rounds, sr.Sweeps, sr.Residual, innerTol, move, size, s.history[len(s.history)-1], pb.kkt(sr.X, uA, uB, starA, starB))
+		}
 		if innerTol > 1e-7 && move <= 1e-2*size {
 			innerTol = math.Max(1e-7, math.Min(innerTol, move/size)*1e-2)
 			continue
 		}
-		if move <= 1e-7*size || s.rounds == maxRounds {
+		kkt := pb.kkt(sr.X, uA, uB, starA, starB)
+		if move <= 1e-7*size || kkt <= 0.1*mpKKTTol || s.rounds == maxRounds {
 			// Fixed point: ξ* = ξ⁰, so the subproblem's KKT conditions are
 			// those of (10); keep ξ* with its multipliers.
 			s.xiA, s.xiB = starA, starB
 			s.history = append(s.history, pb.primal(uA, uB, starA, starB))
-			s.kkt = pb.kkt(s.x, uA, uB, starA, starB)
-			s.conv = sr.Converged && s.rounds < maxRounds
+			s.kkt = kkt
+			s.conv = kkt <= mpKKTTol
 			return s, nil
 		}
 		// The smallest feasible slacks only lower (10).
@@ -792,6 +796,8 @@ func fitMPWith(ctx context.Context, train *data.Dataset, y []float64, cfg mpConf
 // mpMaxSweeps bounds the coordinate-descent sweeps of each inner solve;
 // mpKKTTol is the KKT violation of (10)/(11) reported as converged.
 var (
-	mpMaxSweeps = 5000
-	mpKKTTol    = 1e-4
+	mpMaxSweeps  = 5000
+	mpStepSweeps = 500 // per warm-started majorisation step (bounds the work)
+	mpKKTTol     = 1e-4
+	mpDebug      = false
 )
