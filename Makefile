@@ -91,8 +91,10 @@ bench-qp:
 ## fixtures: recompute the committed reference outputs (needs Debian python3-sklearn, python3-cvxopt, libsvm-tools)
 fixtures-qp:
 	/usr/bin/python3 models/solver/qp/testdata/make_fixtures.py
+## bench-web: the browser performance budget, and our wasm SMO against npm libsvm-js in the same Chromium
 bench-web: wasm
-	LUPI_BENCH_WEB=1 $(GO) test -count=1 -run TestBenchWeb -v ./browsertest
+	LUPI_BROWSER_TESTS=1 LUPI_BENCH_WEB=1 $(GO) test -count=1 -run TestBenchWeb -v ./browsertest
+	bash scripts/bench-web.sh
 load: server wasm
 	$(GO) run ./scripts/load -n 10000 -c 64
 

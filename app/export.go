@@ -64,7 +64,7 @@ func (x *ExportBar) onModel(ctx app.Context, e app.Event) {
 		x.fail("Train a model first.")
 		return
 	}
-	b, err := model.Save(o.Spec.ID, o.Fitted)
+	b, err := model.SaveScaled(o.Spec.ID, o.Fitted, o.Scaler)
 	if err != nil {
 		x.fail("%v", err)
 		return

@@ -416,15 +416,54 @@ func (p *Playground) runConfig(ds *data.Dataset) run.Config {
 		Model: p.modelID, Params: p.vals().Clone(), GridSize: 200}
 }
 
+// adaptWidths sets RBF widths still at their default (1) to 1/d for data
+// with d ≠ 2 features (LIBSVM's default γ = 1/d): γ = 1 on 64 standardised
+// pixels makes every kernel value vanish. It reports what it changed.
+func adaptWidths(spec *model.Spec, v model.Values, ds *data.Dataset) (model.Values, string) {
+	var notes []string
+	for _, w := range []struct {
+		name string
+		dim  int
+	}{{"gamma", ds.Dim()}, {"zgamma", ds.ZDim()}} {
+		par := spec.Param(w.name)
+		if par == nil || w.dim <= 2 || v[w.name] != par.Default || par.Default != "1" {
+			continue
+		}
+		g := strconv.FormatFloat(roundSig(1/float64(w.dim)), 'g', -1, 64)
+		if par.Validate(g) != nil {
+			continue
+		}
+		v[w.name] = g
+		notes = append(notes, fmt.Sprintf("%s = 1/%d", w.name, w.dim))
+	}
+	if len(notes) == 0 {
+		return v, ""
+	}
+	return v, "Kernel width set for this data's dimension: " + strings.Join(notes, ", ") + " (LIBSVM's default)."
+}
+
 func (p *Playground) startTrain(ctx app.Context) {
 	p.errMsg = ""
+	id := p.modelID
+	var adapted model.Values
+	var note string
 	p.train.start(ctx, "preparing", func(jobCtx context.Context, progress func(model.Progress)) (any, error) {
 		ds, err := p.dataset(ctx)
 		if err != nil {
 			return nil, err
 		}
-		return run.Do(jobCtx, p.runConfig(ds), progress)
+		cfg := p.runConfig(ds)
+		if spec := p.spec(); spec != nil {
+			cfg.Params, note = adaptWidths(spec, cfg.Params, ds)
+			adapted = cfg.Params
+		}
+		return run.Do(jobCtx, cfg, progress)
 	}, func(ctx app.Context, res any, err error) {
+		if note != "" && p.modelID == id {
+			p.values[id] = adapted
+			p.message = note
+			p.saveState(ctx)
+		}
 		switch {
 		case errors.Is(err, context.Canceled):
 			p.errMsg = "Training cancelled."

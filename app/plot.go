@@ -115,6 +115,12 @@ func (p *Plot) draw(ctx app.Context) {
 	if o == nil {
 		return
 	}
+	start := app.Window().Get("performance").Call("now").Float()
+	defer func() {
+		// Exposed for the performance budget (make bench-web): the time to
+		// paint the heatmap and the points, after the grid was computed.
+		app.Window().Set("__lupiPaintMs", app.Window().Get("performance").Call("now").Float()-start)
+	}()
 	s := o.Surface
 	if len(o.TagSurfaces) > 0 && p.Tag < len(o.TagSurfaces) {
 		s = o.TagSurfaces[p.Tag]

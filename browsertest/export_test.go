@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"lupilab/models/data"
 )
 
 // The model exported from the browser, applied by the CLI (`lupi predict`)
@@ -64,27 +66,33 @@ func TestExportModelMatchesCLI(t *testing.T) {
 		t.Fatalf("results CSV: %v (%d rows)", err, len(rows))
 	}
 	header := rows[0]
-	var feat []int
-	var names []string
-	for j, h := range header {
-		if n, ok := strings.CutPrefix(h, "x:"); ok {
-			feat = append(feat, j)
-			names = append(names, "f_"+n) // any name but the class ones is a main feature
-		}
-	}
 	col := map[string]int{}
 	for j, h := range header {
 		col[h] = j
 	}
+	// The exported model carries the scaling fitted in the app, so the CLI
+	// gets the raw features: the same generated data and split, rebuilt here.
+	ds, err := data.GenerateByName("moons", 200, 0.2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rawTrain, rawTest, err := data.StratifiedSplit(ds, 0.7, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var sb strings.Builder
 	w := csv.NewWriter(&sb)
-	w.Write(append(append([]string{}, names...), "label"))
+	w.Write([]string{"x_1", "x_2", "label"})
+	ti, si := 0, 0
 	for _, r := range rows[1:] {
-		rec := make([]string, 0, len(feat)+1)
-		for _, j := range feat {
-			rec = append(rec, r[j])
+		src, k := rawTrain, ti
+		if r[col["split"]] == "test" {
+			src, k = rawTest, si
+			si++
+		} else {
+			ti++
 		}
-		w.Write(append(rec, r[col["true"]]))
+		w.Write([]string{strconv.FormatFloat(src.X.At(k, 0), 'g', -1, 64), strconv.FormatFloat(src.X.At(k, 1), 'g', -1, 64), r[col["true"]]})
 	}
 	w.Flush()
 	dataPath := filepath.Join(dir, "samples.csv")

@@ -410,7 +410,11 @@ func cmdPredict(args []string, stdout io.Writer) error {
 		return err
 	}
 	var classes []string
-	if c, ok := fitted.(*model.Classifier); ok {
+	inner := fitted
+	if s, ok := fitted.(*model.Scaled); ok {
+		inner = s.Inner // a model exported by the app, with its feature scaling
+	}
+	if c, ok := inner.(*model.Classifier); ok {
 		classes = c.Classes
 	}
 	if classes != nil && ds.Y != nil {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"gonum.org/v1/gonum/mat"
+
+	"lupilab/models/data"
 )
 
 // FormatName and FormatVersion identify LUPI Lab's saved-model JSON.
@@ -16,15 +18,26 @@ const (
 
 // Saved is the versioned envelope of a saved model.
 type Saved struct {
-	Format  string          `json:"format"`
-	Version int             `json:"version"`
-	Model   string          `json:"model"`
-	Params  Values          `json:"params,omitempty"`
-	Fitted  json.RawMessage `json:"fitted"`
+	Format  string `json:"format"`
+	Version int    `json:"version"`
+	Model   string `json:"model"`
+	Params  Values `json:"params,omitempty"`
+	// Scaler, when present, is the feature scaling fitted on the training
+	// data; Load applies it before every prediction, so the saved model
+	// takes raw features.
+	Scaler *data.Scaler    `json:"scaler,omitempty"`
+	Fitted json.RawMessage `json:"fitted"`
 }
 
 // Save serialises a fitted model of the given spec id.
-func Save(id string, f Fitted) ([]byte, error) {
+func Save(id string, f Fitted) ([]byte, error) { return SaveScaled(id, f, nil) }
+
+// SaveScaled serialises a fitted model together with the scaling that was
+// fitted on its training data (nil for none).
+func SaveScaled(id string, f Fitted, sc *data.Scaler) ([]byte, error) {
+	if s, ok := f.(*Scaled); ok {
+		f, sc = s.Inner, s.Scaler
+	}
 	raw, err := json.Marshal(f)
 	if err != nil {
 		return nil, fmt.Errorf("model %s: cannot save: %w", id, err)
@@ -33,8 +46,31 @@ func Save(id string, f Fitted) ([]byte, error) {
 	if r := f.Report(); r != nil {
 		params = r.Params
 	}
-	return json.MarshalIndent(Saved{Format: FormatName, Version: FormatVersion, Model: id, Params: params, Fitted: raw}, "", " ")
+	return json.MarshalIndent(Saved{Format: FormatName, Version: FormatVersion, Model: id, Params: params, Scaler: sc, Fitted: raw}, "", " ")
 }
+
+// Scaled is a fitted model that scales raw features with the scaler fitted
+// on its training data before predicting (what Load returns for a model
+// saved with its scaler).
+type Scaled struct {
+	Inner  Fitted
+	Scaler *data.Scaler
+}
+
+// Predict implements Fitted: it scales ds's X (and Z), then predicts.
+func (s *Scaled) Predict(ds *data.Dataset) (*Prediction, error) {
+	scaled, err := s.Scaler.Transform(ds)
+	if err != nil {
+		return nil, fmt.Errorf("model: the data does not fit the saved scaling: %w", err)
+	}
+	return s.Inner.Predict(scaled)
+}
+
+// Report implements Fitted.
+func (s *Scaled) Report() *Report { return s.Inner.Report() }
+
+// MarshalJSON saves the inner model (SaveScaled stores the scaler).
+func (s *Scaled) MarshalJSON() ([]byte, error) { return json.Marshal(s.Inner) }
 
 // Load rebuilds a fitted model saved by Save, returning its spec too.
 func Load(b []byte) (*Spec, Fitted, error) {
@@ -55,6 +91,9 @@ func Load(b []byte) (*Spec, Fitted, error) {
 	f, err := spec.Load(s.Fitted)
 	if err != nil {
 		return nil, nil, err
+	}
+	if s.Scaler != nil {
+		return spec, &Scaled{Inner: f, Scaler: s.Scaler}, nil
 	}
 	return spec, f, nil
 }

@@ -35,6 +35,7 @@ type Outcome struct {
 	Spec        *model.Spec
 	Params      model.Values
 	Train, Test *data.Dataset // scaled
+	Scaler      *data.Scaler  // fitted on the training rows; nil when unscaled
 	Fitted      model.Fitted
 	Report      *model.Report
 	TrainPred   *model.Prediction
@@ -72,28 +73,35 @@ func (o *Outcome) tick() {
 
 // Prepare splits and scales the dataset.
 func Prepare(cfg Config) (train, test *data.Dataset, err error) {
+	train, test, _, err = prepare(cfg)
+	return train, test, err
+}
+
+// prepare splits and scales the dataset and returns the scaler (nil for
+// "none").
+func prepare(cfg Config) (train, test *data.Dataset, sc *data.Scaler, err error) {
 	if cfg.Dataset == nil {
-		return nil, nil, errors.New("no dataset")
+		return nil, nil, nil, errors.New("no dataset")
 	}
 	if err := cfg.Dataset.Validate(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	frac := cfg.TrainFrac
 	if frac <= 0 || frac >= 1 {
-		return nil, nil, fmt.Errorf("training fraction %v must be in (0, 1)", frac)
+		return nil, nil, nil, fmt.Errorf("training fraction %v must be in (0, 1)", frac)
 	}
 	train, test, err = data.StratifiedSplit(cfg.Dataset, frac, cfg.Seed)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if cfg.Scale != "" && cfg.Scale != "none" {
-		sc, err := data.FitScaler(train, cfg.Scale)
+		sc, err = data.FitScaler(train, cfg.Scale)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		train, test = sc.Apply(train), sc.Apply(test)
 	}
-	return train, test, nil
+	return train, test, sc, nil
 }
 
 // Do runs the whole pipeline. progress may be nil.
@@ -109,11 +117,11 @@ func Do(ctx context.Context, cfg Config, progress func(model.Progress)) (*Outcom
 	if err := Compatible(spec, cfg.Dataset); err != nil {
 		return nil, err
 	}
-	train, test, err := Prepare(cfg)
+	train, test, sc, err := prepare(cfg)
 	if err != nil {
 		return nil, err
 	}
-	o := &Outcome{Spec: spec, Params: params, Train: train, Test: test, progress: progress}
+	o := &Outcome{Spec: spec, Params: params, Train: train, Test: test, Scaler: sc, progress: progress}
 	start := time.Now()
 	o.Fitted, err = spec.Fit(ctx, train, params, model.Options{Seed: cfg.Seed, Progress: progress})
 	if err != nil {
@@ -127,10 +135,14 @@ func Do(ctx context.Context, cfg Config, progress func(model.Progress)) (*Outcom
 }
 
 // Score evaluates an already fitted model (e.g. one imported from a file) on
-// cfg's split: predictions, scores and the decision surface, no fitting.
+// cfg's split: predictions, scores and the decision surface, no fitting. A
+// model saved with its scaler (model.Scaled) scales the raw split itself.
 func Score(cfg Config, spec *model.Spec, f model.Fitted) (*Outcome, error) {
 	if err := Compatible(spec, cfg.Dataset); err != nil {
 		return nil, err
+	}
+	if _, ok := f.(*model.Scaled); ok {
+		cfg.Scale = "none"
 	}
 	train, test, err := Prepare(cfg)
 	if err != nil {

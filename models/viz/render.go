@@ -46,98 +46,79 @@ func rgb(c [3]uint8) string {
 // Heatmap renders a surface as W·H·4 RGBA bytes. Binary decision values are
 // shaded by tanh(value) from blue (class 0) to orange (class 1), with the
 // decision boundary (0, or 0.5 for probabilities) drawn as a solid dark line
-// and the margins (±1) as lighter lines. Multi-class surfaces colour pixels
-// by predicted class.
+// and the margins (±1) as dashed grey lines. Multi-class surfaces colour
+// pixels by predicted class. It allocates only the output (it runs in the
+// browser on every redraw).
 func Heatmap(s *Surface, multiclass bool) []byte {
 	g := s.Grid
-	out := make([]byte, g.W*g.H*4)
+	w, h := g.W, g.H
+	out := make([]byte, w*h*4)
 	if multiclass {
 		for i, l := range s.Labels {
 			c := ClassColors[l%len(ClassColors)]
-			for k := 0; k < 3; k++ {
-				out[4*i+k] = uint8(0.45*float64(c[k]) + 0.55*255)
-			}
+			out[4*i] = uint8(0.45*float64(c[0]) + 0.55*255)
+			out[4*i+1] = uint8(0.45*float64(c[1]) + 0.55*255)
+			out[4*i+2] = uint8(0.45*float64(c[2]) + 0.55*255)
 			out[4*i+3] = 255
 		}
-		drawEdges(out, g.W, g.H, func(i int) float64 { return float64(s.Labels[i]) }, []float64{}, true)
+		for j := 0; j < h; j++ {
+			for i := 0; i < w; i++ {
+				p := j*w + i
+				l := s.Labels[p]
+				if (i+1 < w && s.Labels[p+1] != l) || (j+1 < h && s.Labels[p+w] != l) {
+					setRGB(out, p, 20, 20, 20)
+				}
+			}
+		}
 		return out
 	}
-	shade := func(v float64) float64 {
+	v := s.Value
+	for i, x := range v {
+		t := math.Tanh(x)
 		if s.Prob {
-			return 2*v - 1
+			t = 2*x - 1
 		}
-		return math.Tanh(v)
-	}
-	for i, v := range s.Value {
-		t := shade(v)
-		base := negColor
+		base := &negColor
 		if t > 0 {
-			base = posColor
+			base = &posColor
 		}
 		a := math.Abs(t) * 0.75
-		for k := 0; k < 3; k++ {
-			out[4*i+k] = uint8(midColor[k]*(1-a) + base[k]*a)
-		}
+		out[4*i] = uint8(midColor[0]*(1-a) + base[0]*a)
+		out[4*i+1] = uint8(midColor[1]*(1-a) + base[1]*a)
+		out[4*i+2] = uint8(midColor[2]*(1-a) + base[2]*a)
 		out[4*i+3] = 255
 	}
-	val := func(i int) float64 { return s.Value[i] }
+	level := 0.0
 	if s.Prob {
-		drawEdges(out, g.W, g.H, val, []float64{0.5}, false)
-	} else {
-		drawEdges(out, g.W, g.H, val, []float64{0}, false)
-		drawMargins(out, g.W, g.H, val)
+		level = 0.5
+	}
+	for j := 0; j < h; j++ {
+		for i := 0; i < w; i++ {
+			p := j*w + i
+			a := v[p]
+			right, down := i+1 < w, j+1 < h
+			if (right && crosses(a, v[p+1], level)) || (down && crosses(a, v[p+w], level)) {
+				setRGB(out, p, 20, 20, 20)
+				continue
+			}
+			if s.Prob || (i+j)%4 >= 2 { // margins: dashed
+				continue
+			}
+			if (right && (crosses(a, v[p+1], -1) || crosses(a, v[p+1], 1))) ||
+				(down && (crosses(a, v[p+w], -1) || crosses(a, v[p+w], 1))) {
+				setRGB(out, p, 90, 90, 90)
+			}
+		}
 	}
 	return out
 }
 
-// drawEdges darkens pixels where the level set crosses between a pixel and
-// its right or lower neighbour (a one-pixel-wide contour, no DOM work).
-func drawEdges(out []byte, w, h int, val func(int) float64, levels []float64, anyChange bool) {
-	mark := func(i int) {
-		out[4*i], out[4*i+1], out[4*i+2] = 20, 20, 20
-	}
-	for j := 0; j < h; j++ {
-		for i := 0; i < w; i++ {
-			p := j*w + i
-			for _, q := range []int{p + 1, p + w} {
-				if (q == p+1 && i == w-1) || q >= w*h {
-					continue
-				}
-				a, b := val(p), val(q)
-				if anyChange {
-					if a != b {
-						mark(p)
-					}
-					continue
-				}
-				for _, l := range levels {
-					if (a-l)*(b-l) < 0 || (a == l) != (b == l) {
-						mark(p)
-					}
-				}
-			}
-		}
-	}
+// crosses reports whether the segment from a to b crosses level (touching
+// it from one side counts).
+func crosses(a, b, level float64) bool {
+	return (a-level)*(b-level) < 0 || (a == level) != (b == level)
 }
 
-func drawMargins(out []byte, w, h int, val func(int) float64) {
-	for j := 0; j < h; j++ {
-		for i := 0; i < w; i++ {
-			p := j*w + i
-			for _, q := range []int{p + 1, p + w} {
-				if (q == p+1 && i == w-1) || q >= w*h {
-					continue
-				}
-				a, b := val(p), val(q)
-				for _, l := range []float64{-1, 1} {
-					if (a-l)*(b-l) < 0 {
-						// dashed: every other pixel along the line
-						if (i+j)%4 < 2 {
-							out[4*p], out[4*p+1], out[4*p+2] = 90, 90, 90
-						}
-					}
-				}
-			}
-		}
-	}
+func setRGB(out []byte, p int, r, g, b uint8) {
+	out[4*p], out[4*p+1], out[4*p+2] = r, g, b
 }
