@@ -14,7 +14,7 @@ FUZZTIME ?= 10m
 BROTLI_Q ?= 9
 
 .PHONY: all run server wasm static test deps lint unit fuzz-short browser bench bench-svm bench-svmplus \
-        bench-gp bench-joint bench-twin bench-multiview bench-qp bench-web fixtures-qp fuzz load clean
+        bench-gp bench-joint bench-twin bench-multiview bench-qp bench-web fixtures-qp fuzz load datasets clean
 
 all: wasm server
 
@@ -58,8 +58,7 @@ unit:
 	$(GO) test -count=1 ./...
 
 fuzz-short:
-	@for t in FuzzReadCSV FuzzReadLIBSVM FuzzReadARFF; do \
-	  $(GO) test -run='^$$' -fuzz="^$$t$$" -fuzztime=10s ./models/data || exit 1; done
+	FUZZTIME=10s bash scripts/fuzz.sh
 
 browser: wasm
 	LUPI_BROWSER_TESTS=1 $(GO) test -count=1 -v -timeout 15m ./browsertest
@@ -95,8 +94,12 @@ fixtures-qp:
 bench-web: wasm
 	LUPI_BROWSER_TESTS=1 LUPI_BENCH_WEB=1 $(GO) test -count=1 -run TestBenchWeb -v ./browsertest
 	bash scripts/bench-web.sh
+## load: 10 000 requests at concurrency 64 against a local server it starts (loopback only)
 load: server wasm
-	$(GO) run ./scripts/load -n 10000 -c 64
+	$(GO) run ./scripts/load -start bin/lupi-server -web web -n 10000 -c 64
+## datasets: rebuild web/datasets from the files Debian packages ship
+datasets:
+	$(GO) run ./cmd/mkdatasets
 
 clean:
 	rm -rf bin dist web/app.wasm web/app.wasm.br web/wasm_exec.js browsertest/screenshots

@@ -197,5 +197,5 @@ func (t *Thumb) draw(ctx app.Context) {
 	if s == nil && len(o.TagSurfaces) > 0 {
 		s = o.TagSurfaces[0]
 	}
-	drawView(o, t.ID, thumbSize, s, o.TrainXY, o.TestXY, 0, false)
+	drawView(o, t.ID, thumbSize, s, o.TrainXY, o.TestXY, 0, false, "pos", "neg", "A+", "A-")
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"gonum.org/v1/gonum/mat"
@@ -74,6 +75,10 @@ func (p *Plot) Render() app.UI {
 		if _, l := halo(o); l != "" {
 			legend = append(legend, l)
 		}
+		if len(o.Planes) > 0 {
+			legend = append(legend, "dashed dark lines: the twin proximal surfaces, w₊·x + b₊ = 0 (orange, close to class "+
+				o.Train.Classes[1]+") and w₋·x + b₋ = 0 (blue, close to class "+o.Train.Classes[0]+")")
+		}
 		if _, ok := o.Report.Diagnostics["dropped"]; ok {
 			legend = append(legend, "grey: samples whose constraint the KNN graph dropped (fⱼ = 0)")
 		}
@@ -125,9 +130,9 @@ func (p *Plot) draw(ctx app.Context) {
 	if len(o.TagSurfaces) > 0 && p.Tag < len(o.TagSurfaces) {
 		s = o.TagSurfaces[p.Tag]
 	}
-	drawView(o, "plot-a", canvasSize, s, o.TrainXY, o.TestXY, p.Tag, true)
+	drawView(o, "plot-a", canvasSize, s, o.TrainXY, o.TestXY, p.Tag, true, "pos", "neg", "A+", "A-")
 	if o.SurfaceB != nil {
-		drawView(o, "plot-b", canvasSize, o.SurfaceB, o.TrainZXY, o.TestZXY, p.Tag, true)
+		drawView(o, "plot-b", canvasSize, o.SurfaceB, o.TrainZXY, o.TestZXY, p.Tag, true, "B+", "B-")
 	}
 	if g := o.Report.Diagnostics["exp_g_mean"]; g != nil {
 		drawSlopes("slopes", g)
@@ -153,7 +158,7 @@ func pointClass(o *run.Outcome, train bool, i, tag int) int {
 
 // drawView paints one canvas. decorations adds support vectors, halos and
 // dropped markers (off for thumbnails).
-func drawView(o *run.Outcome, id string, size int, s *viz.Surface, trainXY, testXY *mat.Dense, tag int, decorations bool) {
+func drawView(o *run.Outcome, id string, size int, s *viz.Surface, trainXY, testXY *mat.Dense, tag int, decorations bool, planes ...string) {
 	cv := app.Window().GetElementByID(id)
 	if cv.IsNull() || cv.IsUndefined() || trainXY == nil {
 		return
@@ -165,6 +170,12 @@ func drawView(o *run.Outcome, id string, size int, s *viz.Surface, trainXY, test
 	if s != nil {
 		g = s.Grid
 		rgba := viz.Heatmap(s, !binaryColours && o.Train.Y != nil)
+		for _, key := range planes {
+			if v, ok := o.Planes[key]; ok {
+				pos := key == "pos" || strings.HasSuffix(key, "+")
+				viz.Contour(rgba, g.W, g.H, v, viz.PlaneColor(pos), true)
+			}
+		}
 		off := app.Window().Get("document").Call("createElement", "canvas")
 		off.Set("width", g.W)
 		off.Set("height", g.H)

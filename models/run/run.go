@@ -60,6 +60,11 @@ type Outcome struct {
 	// TagSurfaces holds one surface per tag (multi-label models on 2-D data).
 	TagSurfaces []*viz.Surface
 
+	// Planes holds, per pixel of the grid(s), the signed distance to each
+	// proximal surface of a binary twin model (keys "pos", "neg" or "A+",
+	// "A-", "B+", "B-"); nil for other models.
+	Planes map[string][]float64
+
 	predictSeconds float64 // time to predict the train and test rows
 	progress       func(model.Progress)
 }
@@ -251,7 +256,53 @@ func (o *Outcome) plot(size int) error {
 			return err
 		}
 	}
+	if err := o.planes(g); err != nil {
+		return err
+	}
 	o.GridSeconds = time.Since(start).Seconds()
+	return nil
+}
+
+// planar is implemented by the twin SVMs (twin.Planes): the signed,
+// ‖ω‖-normalised value of each proximal surface.
+type planar interface {
+	PlaneValues(ds *data.Dataset) (map[string][]float64, error)
+}
+
+// planes evaluates a binary twin model's proximal surfaces over the grid
+// (and view B's grid for two-view models), in chunks.
+func (o *Outcome) planes(g viz.Grid) error {
+	c, ok := o.Fitted.(*model.Classifier)
+	if !ok || len(c.Models) != 1 {
+		return nil
+	}
+	pm, ok := c.Models[0].(planar)
+	if !ok {
+		return nil
+	}
+	X := g.Points()
+	var Z *mat.Dense
+	if o.SurfaceB != nil {
+		Z = o.SurfaceB.Grid.Points()
+	}
+	n, _ := X.Dims()
+	out := map[string][]float64{}
+	for lo := 0; lo < n; lo += 2000 {
+		hi := min(lo+2000, n)
+		part := &data.Dataset{X: X.Slice(lo, hi, 0, 2).(*mat.Dense)}
+		if Z != nil {
+			part.Z = Z.Slice(lo, hi, 0, 2).(*mat.Dense)
+		}
+		v, err := pm.PlaneValues(part)
+		if err != nil {
+			return err
+		}
+		for k, x := range v {
+			out[k] = append(out[k], x...)
+		}
+		o.tick()
+	}
+	o.Planes = out
 	return nil
 }
 

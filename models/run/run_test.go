@@ -52,6 +52,17 @@ func TestEveryModelRuns(t *testing.T) {
 				if ds.Dim() == 2 && o.Surface == nil {
 					t.Error("no decision surface for 2-D data")
 				}
+				if spec.Family == model.FamilyTwin || spec.ID == "mpwtsvm" {
+					g := o.Surface.Grid
+					if len(o.Planes) < 2 {
+						t.Errorf("twin model without proximal surfaces: %v", len(o.Planes))
+					}
+					for k, v := range o.Planes {
+						if len(v) != g.W*g.H {
+							t.Errorf("plane %s: %d values for %d pixels", k, len(v), g.W*g.H)
+						}
+					}
+				}
 			}
 		})
 	}

@@ -122,3 +122,36 @@ func crosses(a, b, level float64) bool {
 func setRGB(out []byte, p int, r, g, b uint8) {
 	out[4*p], out[4*p+1], out[4*p+2] = r, g, b
 }
+
+// Contour draws the zero level set of v (one value per pixel) into an RGBA
+// image in the given colour, two pixels wide, dashed if asked: used for the
+// twin SVMs' proximal surfaces w·x + b = 0.
+func Contour(img []byte, w, h int, v []float64, c [3]uint8, dashed bool) {
+	if len(v) != w*h || len(img) != 4*w*h {
+		return
+	}
+	for j := 0; j < h; j++ {
+		for i := 0; i < w; i++ {
+			p := j*w + i
+			if dashed && (i+j)%6 >= 3 {
+				continue
+			}
+			a := v[p]
+			if (i+1 < w && crosses(a, v[p+1], 0)) || (j+1 < h && crosses(a, v[p+w], 0)) {
+				setRGB(img, p, c[0], c[1], c[2])
+				if i+1 < w {
+					setRGB(img, p+1, c[0], c[1], c[2])
+				}
+			}
+		}
+	}
+}
+
+// PlaneColor is the colour of a twin SVM's proximal surface: dark orange for
+// the positive class's surface, dark blue for the negative class's.
+func PlaneColor(positive bool) [3]uint8 {
+	if positive {
+		return [3]uint8{166, 54, 3}
+	}
+	return [3]uint8{8, 48, 107}
+}
