@@ -9,6 +9,8 @@ import (
 	"sort"
 	"time"
 
+	"gonum.org/v1/gonum/optimize"
+
 	"lupilab/models/model"
 )
 
@@ -53,7 +55,7 @@ func (t *ticker) report(p model.Progress) {
 }
 
 // optimizeHyper maximises the evidence over the free coordinates with
-// L-BFGS (lbfgs) from the better of θ0 and the extra starts, and from
+// gonum/optimize's L-BFGS (log-parameterised θ) from the better of θ0 and the extra starts, and from
 // `restarts` random perturbations of θ0 (N(0, 1) in log space, seeded), keeping the best
 // evidence seen. Outside the box the objective is the evidence at the
 // clamped point minus a quadratic penalty, so the search stays bounded.
@@ -128,13 +130,19 @@ func optimizeHyper(ctx context.Context, hs hyperSearch, ev evidenceFunc, tick fu
 		for k, i := range idx {
 			x0[k] = s[i]
 		}
-		var cacheX []float64
+		// Func and Grad of optimize.Problem are called separately at the same
+		// point; one EP run serves both through this one-point cache.
+		var cacheX, cacheG []float64
 		var cacheF float64
-		var cacheG []float64
 		evals := 0
 		eval := func(x []float64) (float64, []float64) {
 			if cacheX != nil && equalSlices(cacheX, x) {
 				return cacheF, cacheG
+			}
+			if ctx.Err() != nil {
+				// Minimize is stopped through Status; until it looks, the
+				// objective refuses every point.
+				return math.Inf(1), make([]float64, len(x))
 			}
 			th, pen, dpen := full(x)
 			lz, g, err := ev(th)
@@ -158,7 +166,7 @@ func optimizeHyper(ctx context.Context, hs hyperSearch, ev evidenceFunc, tick fu
 			} else if err != nil {
 				lastErr = err
 			}
-			cacheX, cacheF, cacheG = append([]float64(nil), x...), f, grad
+			cacheX, cacheF, cacheG = append(cacheX[:0], x...), f, grad
 			return f, grad
 		}
 		if len(idx) == 0 {
@@ -166,12 +174,47 @@ func optimizeHyper(ctx context.Context, hs hyperSearch, ev evidenceFunc, tick fu
 			anyConverged = true
 			break
 		}
-		res, err := lbfgs(ctx, eval, x0, maxIter, 1e-3, 1e-7)
-		if err != nil {
-			return nil, err
+		prob := optimize.Problem{
+			Func: func(x []float64) float64 { f, _ := eval(x); return f },
+			Grad: func(grad, x []float64) { _, g := eval(x); copy(grad, g) },
+			Status: func() (optimize.Status, error) {
+				if err := ctx.Err(); err != nil {
+					return optimize.Failure, err
+				}
+				return optimize.NotTerminated, nil
+			},
 		}
-		if res.Converged {
-			anyConverged = true
+		settings := &optimize.Settings{
+			GradientThreshold: 1e-4,
+			// Stop when −log Z improved by less than 1e-7·(1+|f|)-ish over 3
+			// major iterations: the EP evidence is only accurate to about
+			// its tolerance (1e-6), so finer progress is noise.
+			Converger:       &optimize.FunctionConverge{Absolute: 1e-7, Relative: 1e-7, Iterations: 3},
+			MajorIterations: maxIter,
+		}
+		// A line search that fails on the slightly noisy EP evidence (or on a
+		// poor curvature memory near a bound) ends a run; L-BFGS is then
+		// restarted from the point reached with an empty memory, at most
+		// twice. Other statuses are final.
+		for run := 0; run < 3; run++ {
+			res, err := optimize.Minimize(prob, x0, settings, &optimize.LBFGS{Store: 7})
+			if cerr := ctx.Err(); cerr != nil {
+				return nil, cerr
+			}
+			if res == nil {
+				break
+			}
+			if err == nil {
+				switch res.Status {
+				case optimize.GradientThreshold, optimize.FunctionConvergence, optimize.MethodConverge:
+					anyConverged = true
+				}
+				break
+			}
+			if math.IsInf(res.F, 0) || math.IsNaN(res.F) || equalSlices(res.X, x0) && run > 0 {
+				break
+			}
+			x0 = append(x0[:0], res.X...)
 		}
 	}
 	if best.theta == nil {
@@ -185,6 +228,14 @@ func optimizeHyper(ctx context.Context, hs hyperSearch, ev evidenceFunc, tick fu
 		best.warnings = append(best.warnings, fmt.Sprintf("type-II ML: no L-BFGS run met its convergence test within %d iterations; the best evidence found is used", maxIter))
 	}
 	return best, nil
+}
+
+func infNorm(a []float64) float64 {
+	var m float64
+	for _, v := range a {
+		m = math.Max(m, math.Abs(v))
+	}
+	return m
 }
 
 func equalSlices(a, b []float64) bool {
