@@ -64,13 +64,9 @@ func runExperiment(ctx context.Context, cfg experiment.Config) (*experiment.Resu
 	if s := cfg.Args["datasets"]; s != "" {
 		names = strings.Split(s, ",")
 	}
-	dir := cfg.DataDir
-	if dir == "" {
-		dir = "web/datasets"
-	}
 	var sets []*data.Dataset
 	for _, n := range names {
-		ds, err := data.LoadShipped(dir, strings.TrimSpace(n))
+		ds, err := cfg.Load(strings.TrimSpace(n))
 		if err != nil {
 			return nil, fmt.Errorf("gpcplus experiment: %w", err)
 		}
