@@ -205,7 +205,7 @@ func (p *Playground) tuneResult() app.UI {
 	b1, b2 := g.V1[g.Best[0]], g.V2[g.Best[1]]
 	return app.Div().Body(
 		app.Table().ID("cv-grid").Class("cv-grid").Body(
-			app.Caption().Text(fmt.Sprintf("Mean %d-fold CV %s (%d fits, %.1f s); rows %s, columns %s",
+			app.Caption().Text(fmt.Sprintf("Mean %d-fold CV %s (%d fits, %.2f s); rows %s, columns %s",
 				g.Folds, g.Metric, g.Fit, g.Seconds, g.P1, g.P2)),
 			app.Tr().Body(
 				app.Th().Text(g.P1+" \\ "+g.P2),
