@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"lupilab/models/data"
 	"lupilab/models/model"
 )
@@ -63,4 +65,44 @@ func epSet(id string) map[string]string {
 		return map[string]string{"optimize": "false", "lengthscale": "1"}
 	}
 	return map[string]string{"optimize": "false", "lengthscale": "1", "glengthscale": "1"}
+}
+
+// BenchmarkPredictGrid: probabilities of a fitted GPC / GPC+ (n training
+// points, fixed hyper-parameters) on a 200×200 grid (40 000 points), as the
+// UI's decision-surface plot does.
+func BenchmarkPredictGrid(b *testing.B) {
+	for _, n := range []int{70, 400} {
+		for _, id := range []string{"gpc", "gpcplus"} {
+			b.Run(fmt.Sprintf("%s/n=%d", id, n), func(b *testing.B) {
+				ds := benchData(b, n)
+				spec, _ := model.Lookup(id)
+				v, err := spec.Resolve(model.Values(epSet(id)))
+				if err != nil {
+					b.Fatal(err)
+				}
+				f, err := spec.Fit(context.Background(), ds, v, model.Options{Seed: 1})
+				if err != nil {
+					b.Fatal(err)
+				}
+				const side = 200
+				grid := mat.NewDense(side*side, 2, nil)
+				for i := 0; i < side; i++ {
+					for j := 0; j < side; j++ {
+						grid.Set(i*side+j, 0, -3+6*float64(i)/(side-1))
+						grid.Set(i*side+j, 1, -3+6*float64(j)/(side-1))
+					}
+				}
+				in := &data.Dataset{X: grid, Classes: ds.Classes}
+				b.ReportAllocs()
+				b.ResetTimer()
+				c0 := cpuSeconds()
+				for i := 0; i < b.N; i++ {
+					if _, err := f.Predict(in); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(1e3*(cpuSeconds()-c0)/float64(b.N), "cpu-ms/op")
+			})
+		}
+	}
 }

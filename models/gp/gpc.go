@@ -151,30 +151,69 @@ func (g *GPC) prepare() error {
 	return nil
 }
 
+func (g *GPC) checkX(X *mat.Dense) error {
+	if X == nil {
+		return data.ErrNoData
+	}
+	if _, d := X.Dims(); d != g.x.RawMatrix().Cols {
+		return fmt.Errorf("gpc: %d features, the model was trained on %d", d, g.x.RawMatrix().Cols)
+	}
+	return nil
+}
+
 // latent returns the predictive mean and variance of f at the rows of X.
 func (g *GPC) latent(X *mat.Dense) ([]float64, []float64, error) {
 	if err := g.prepare(); err != nil {
 		return nil, nil, err
 	}
-	if X == nil {
-		return nil, nil, data.ErrNoData
+	if err := g.checkX(X); err != nil {
+		return nil, nil, err
 	}
-	if _, d := X.Dims(); d != g.x.RawMatrix().Cols {
-		return nil, nil, fmt.Errorf("gpc: %d features, the model was trained on %d", d, g.x.RawMatrix().Cols)
-	}
+	mean, vr := g.predict(X, true)
+	return mean, vr, nil
+}
+
+// predict evaluates the latent predictive at the rows of X in blocks of
+// ep.PredictChunk rows: the cross-kernel block and the solver's work matrix
+// are reused, so a grid of 40 000 points needs O(n·chunk) memory and no
+// per-point allocations. withVar = false skips the variances (Decision).
+func (g *GPC) predict(X *mat.Dense, withVar bool) (mean, variance []float64) {
 	m, _ := X.Dims()
-	kss := make([]float64, m)
+	n, _ := g.x.Dims()
+	mean = make([]float64, m)
+	if withVar {
+		variance = make([]float64, m)
+	}
+	const c = ep.PredictChunk
+	kss := make([]float64, min(c, m))
 	for j := range kss {
 		kss[j] = math.Exp(g.Kernel.LogAmp)
 	}
-	mean, vr := g.post.Predict(g.Kernel.cross(g.x, X), kss)
-	return mean, vr, nil
+	kbuf := make([]float64, n*min(c, m))
+	work := make([]float64, n*min(c, m))
+	for j0 := 0; j0 < m; j0 += c {
+		w := min(c, m-j0)
+		Ks := mat.NewDense(n, w, kbuf[:n*w])
+		g.Kernel.crossTo(Ks, g.x, X.Slice(j0, j0+w, 0, X.RawMatrix().Cols).(*mat.Dense))
+		var vo []float64
+		if withVar {
+			vo = variance[j0 : j0+w]
+		}
+		g.post.PredictTo(mean[j0:j0+w], vo, Ks, kss[:w], work)
+	}
+	return mean, variance
 }
 
 // Decision returns the latent predictive mean m* (> 0 ⇔ P(y=+1) > ½).
 func (g *GPC) Decision(ds *data.Dataset) ([]float64, error) {
-	m, _, err := g.latent(ds.X)
-	return m, err
+	if err := g.prepare(); err != nil {
+		return nil, err
+	}
+	if err := g.checkX(ds.X); err != nil {
+		return nil, err
+	}
+	m, _ := g.predict(ds.X, false)
+	return m, nil
 }
 
 // Probability returns Φ(m*/√(1 + v*)) (R&W eq 3.80 for the probit).

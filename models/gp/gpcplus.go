@@ -163,10 +163,10 @@ func (g *GPCPlus) Probability(ds *data.Dataset) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	vg := math.Exp(g.KernelG.LogAmp)
+	nm := ep.NewNoiseMixture(g.gh, g.GMean, math.Exp(g.KernelG.LogAmp))
 	p := make([]float64, len(m))
 	for i := range m {
-		p[i] = math.Exp(ep.HeteroTilted(g.gh, 1, m[i], v[i], g.GMean, vg).LogZ)
+		p[i] = nm.Prob(m[i], v[i])
 	}
 	return p, nil
 }

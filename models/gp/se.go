@@ -58,17 +58,26 @@ func (k seKernel) gram(X *mat.Dense) *mat.SymDense {
 
 // cross returns K(X, Xs), n×m.
 func (k seKernel) cross(X, Xs *mat.Dense) *mat.Dense {
+	n, _ := X.Dims()
+	m, _ := Xs.Dims()
+	out := mat.NewDense(n, m, nil)
+	k.crossTo(out, X, Xs)
+	return out
+}
+
+// crossTo writes K(X, Xs) into out (n×m).
+func (k seKernel) crossTo(out, X, Xs *mat.Dense) {
 	n, d := X.Dims()
 	m, _ := Xs.Dims()
 	il2 := k.invLen2(d)
-	out := mat.NewDense(n, m, nil)
+	or := out.RawMatrix()
 	for i := 0; i < n; i++ {
 		xi := X.RawRowView(i)
-		for j := 0; j < m; j++ {
-			out.Set(i, j, k.eval(xi, Xs.RawRowView(j), il2))
+		row := or.Data[i*or.Stride : i*or.Stride+m]
+		for j := range row {
+			row[j] = k.eval(xi, Xs.RawRowView(j), il2)
 		}
 	}
-	return out
 }
 
 // grad returns ½ Σᵢⱼ Wᵢⱼ ∂Kᵢⱼ/∂θ for θ = (log θ, log ℓ_1, …) (R&W eq 3.74 with

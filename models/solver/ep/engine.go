@@ -581,7 +581,7 @@ func (r *Result) GradWeights(b int) (*mat.SymDense, error) {
 // Posterior predicts a latent GP block at new inputs from its EP sites.
 type Posterior struct {
 	sW, alpha []float64
-	chol      mat.Cholesky
+	l         blas64.Triangular // lower Cholesky factor of B = I + S̃^½KS̃^½
 }
 
 // NewPosterior factorises B = I + S̃^½KS̃^½ for predictive variances.
@@ -591,42 +591,76 @@ func NewPosterior(K *mat.SymDense, sW, alpha []float64) (*Posterior, error) {
 		return nil, errors.New("ep: posterior of inconsistent size")
 	}
 	p := &Posterior{sW: append([]float64(nil), sW...), alpha: append([]float64(nil), alpha...)}
-	if err := factorB(&p.chol, K, p.sW); err != nil {
+	var ch mat.Cholesky
+	if err := factorB(&ch, K, p.sW); err != nil {
 		return nil, err
 	}
+	var L mat.TriDense
+	ch.LTo(&L)
+	p.l = L.RawTriangular()
 	return p, nil
 }
+
+// PredictChunk is the number of test points Predict processes per block:
+// its n×PredictChunk work matrix is reused, so memory stays O(n·chunk) for
+// any number of test points.
+const PredictChunk = 256
 
 // Predict returns the latent predictive mean (without the prior mean) and
 // variance at m new points: Ks is n×m (k(xᵢ, x*ⱼ)), kss the prior variances
 // k(x*ⱼ, x*ⱼ). mean = Ksᵀα, var = kss − ‖L⁻¹(S̃^½Ks)‖² (R&W alg. 3.6).
 func (p *Posterior) Predict(Ks *mat.Dense, kss []float64) (mean, variance []float64) {
-	n, m := Ks.Dims()
+	_, m := Ks.Dims()
 	mean = make([]float64, m)
 	variance = make([]float64, m)
-	var mv mat.VecDense
-	mv.MulVec(Ks.T(), mat.NewVecDense(n, p.alpha))
-	V := mat.NewDense(n, m, nil)
-	for i := 0; i < n; i++ {
-		for j := 0; j < m; j++ {
-			V.Set(i, j, p.sW[i]*Ks.At(i, j))
-		}
-	}
-	var L mat.TriDense
-	p.chol.LTo(&L)
-	lr := L.RawTriangular()
-	blas64.Trsm(blas.Left, blas.NoTrans, 1, lr, V.RawMatrix())
-	for j := 0; j < m; j++ {
-		var s float64
-		for i := 0; i < n; i++ {
-			x := V.At(i, j)
-			s += x * x
-		}
-		mean[j] = mv.AtVec(j)
-		variance[j] = kss[j] - s
-		if variance[j] < 0 {
-			variance[j] = 0
-		}
-	}
+	p.PredictTo(mean, variance, Ks, kss, nil)
 	return mean, variance
+}
+
+// PredictTo is Predict writing into mean and variance (length m; variance
+// may be nil when only the mean is wanted). The variances are computed in
+// blocks of PredictChunk test points: V = S̃^½Ks[:, block] into work, one
+// triangular solve L⁻¹V per block (blas64.Trsm), and the column sums of
+// squares of V accumulated row by row. work (n·PredictChunk floats) is
+// reused when large enough; nil allocates it.
+func (p *Posterior) PredictTo(mean, variance []float64, Ks *mat.Dense, kss, work []float64) {
+	n, m := Ks.Dims()
+	if m == 0 {
+		return
+	}
+	kr := Ks.RawMatrix()
+	// mean = Ksᵀα
+	blas64.Gemv(blas.Trans, 1, kr, blas64.Vector{N: n, Inc: 1, Data: p.alpha}, 0, blas64.Vector{N: m, Inc: 1, Data: mean})
+	if variance == nil {
+		return
+	}
+	w := min(PredictChunk, m)
+	if len(work) < n*w {
+		work = make([]float64, n*w)
+	}
+	for j0 := 0; j0 < m; j0 += w {
+		c := min(w, m-j0)
+		V := blas64.General{Rows: n, Cols: c, Stride: c, Data: work[:n*c]}
+		for i := 0; i < n; i++ {
+			src := kr.Data[i*kr.Stride+j0 : i*kr.Stride+j0+c]
+			dst := V.Data[i*c : i*c+c]
+			s := p.sW[i]
+			for j, x := range src {
+				dst[j] = s * x
+			}
+		}
+		blas64.Trsm(blas.Left, blas.NoTrans, 1, p.l, V)
+		out := variance[j0 : j0+c]
+		copy(out, kss[j0:j0+c])
+		for i := 0; i < n; i++ {
+			for j, x := range V.Data[i*c : i*c+c] {
+				out[j] -= x * x
+			}
+		}
+		for j := range out {
+			if out[j] < 0 {
+				out[j] = 0
+			}
+		}
+	}
 }

@@ -201,3 +201,15 @@ func TestHeteroPinned(t *testing.T) {
 		}
 	}
 }
+
+// NoiseMixture (GPC+ prediction) is the exponentiated log Z of HeteroTilted.
+func TestNoiseMixtureMatchesHeteroTilted(t *testing.T) {
+	gh := NewGaussHermite(32)
+	for _, c := range [][4]float64{{0.3, 0.5, -1, 0.7}, {-4, 0.1, 2, 3}, {12, 2, -5, 0.01}, {-30, 1, 0, 1}} {
+		nm := NewNoiseMixture(gh, c[2], c[3])
+		want := math.Exp(HeteroTilted(gh, 1, c[0], c[1], c[2], c[3]).LogZ)
+		if got := nm.Prob(c[0], c[1]); math.Abs(got-want) > 1e-12*(1+want) {
+			t.Errorf("%v: %g vs %g", c, got, want)
+		}
+	}
+}

@@ -145,3 +145,32 @@ func HeteroTilted(gh *GaussHermite, y, mf, vf, mg, vg float64) HeteroMoments {
 	m.MeanG, m.VarG = eg1, vgm
 	return m
 }
+
+// NoiseMixture is the Gauss–Hermite rule of HeteroTilted with the g
+// distribution fixed, N(mg, vg): the nodes' noise variances e^{g_k} and
+// weights are computed once, so that P(y=+1) = Σ_k w_k Φ(m/√(v + e^{g_k}))
+// costs one Φ per node at each test point (GPC+ prediction, paper 002
+// eq 9). It equals exp(HeteroTilted(gh, 1, m, v, mg, vg).LogZ).
+type NoiseMixture struct {
+	eg, w []float64
+}
+
+// NewNoiseMixture builds the mixture for g ~ N(mg, vg).
+func NewNoiseMixture(gh *GaussHermite, mg, vg float64) *NoiseMixture {
+	nm := &NoiseMixture{eg: make([]float64, len(gh.T)), w: make([]float64, len(gh.T))}
+	sv := math.Sqrt(2 * vg)
+	for k, t := range gh.T {
+		nm.eg[k] = math.Exp(math.Min(mg+sv*t, maxG))
+		nm.w[k] = math.Exp(gh.LogW[k])
+	}
+	return nm
+}
+
+// Prob returns Σ_k w_k Φ(m/√(v + e^{g_k})).
+func (nm *NoiseMixture) Prob(m, v float64) float64 {
+	var p float64
+	for k, e := range nm.eg {
+		p += nm.w[k] * Phi(m/math.Sqrt(v+e))
+	}
+	return math.Min(1, p)
+}
