@@ -431,7 +431,7 @@ func cmdPredict(args []string, stdout io.Writer) error {
 		return err
 	}
 	out := map[string]any{"model": spec.ID, "n": ds.Rows(), "decision": p.Decision}
-	if p.Labels != nil && len(p.Labels) > 0 && ds.Tags == nil {
+	if len(p.Labels) > 0 && ds.Tags == nil {
 		out["label_index"] = p.Labels
 		if classes != nil {
 			names := make([]string, len(p.Labels))

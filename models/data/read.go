@@ -341,7 +341,6 @@ type builder struct {
 	x, z, tags            []float64 // row-major
 	xNames, zNames, tags_ []string
 	labels                []string // nil when there is no class column
-	labelLines            []int
 }
 
 func (b *builder) dataset(opt *ReadOptions) (*Dataset, error) {

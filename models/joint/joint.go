@@ -162,7 +162,6 @@ type jointQ struct {
 	u    int
 	set  []int
 	diag []float64
-	all  []int
 }
 
 func newJointQ(kx *kernel.QMatrix, g []float64, u int, set []int) *jointQ {

@@ -27,7 +27,7 @@ func TestFastExp(t *testing.T) {
 		check(-2 * rng.Float64())
 		check(700 * rng.Float64())
 	}
-	for _, x := range []float64{0, -0.0, 1e-300, -1e-20, math.Ln2, -math.Ln2, -700, 700, -745, -800, 710} {
+	for _, x := range []float64{0, math.Copysign(0, -1), 1e-300, -1e-20, math.Ln2, -math.Ln2, -700, 700, -745, -800, 710} {
 		check(x)
 	}
 	if worst > 1e-15 {

@@ -162,11 +162,11 @@ func Solve(ctx context.Context, pr *Problem, opt Options) (*Result, error) {
 	for ; sweep < maxSweeps; sweep++ {
 		for _, gr := range groups {
 			k := len(gr.idx)
-			hs, qs, vs := h[:0], q[:0], v[:0]
+			var hs, qs, vs []float64
 			if k > 3 {
 				hs, qs, vs = make([]float64, 0, k), make([]float64, 0, k), make([]float64, k)
 			} else {
-				vs = v[:k]
+				hs, qs, vs = h[:0], q[:0], v[:k]
 			}
 			for _, i := range gr.idx {
 				hs = append(hs, diag[i])
