@@ -23,14 +23,22 @@ func (a *About) Render() app.UI {
 			"your machine, and the app works offline after the first visit."),
 		app.H2().Text("The papers"),
 		app.Ul().Body(
-			app.Li().Text("Xu, Zhou, Tsang, Qin, Jin & Xu — Simple and Efficient Learning using Privileged Information (SVM2+: SVM+ with the squared hinge loss)."),
-			app.Li().Text("Xu & Wang — Multi-view learning with privileged weighted twin support vector machine (MPWTSVM)."),
-			app.Li().Text("Hernández-Lobato, Sharmanska, Kersting, Lampert & Quadrianto — Mind the Nuisance: Gaussian Process Classification using Privileged Noise (GPC+)."),
-			app.Li().Text("Xiong, Szedmak & Piater — Joint SVM for Accurate and Fast Image Tagging (output kernels)."),
+			paper("Xu, Zhou, Tsang, Qin, Goh & Liu — Simple and Efficient Learning using Privileged Information (SVM2+: SVM+ with the squared hinge loss becomes a standard SVM dual).",
+				"https://arxiv.org/abs/1604.01518"),
+			paper("Xu & Wang — Multi-view learning with privileged weighted twin support vector machine (MPWTSVM: each view is the other's privileged information).",
+				"https://arxiv.org/abs/2201.11306"),
+			paper("Hernández-Lobato, Sharmanska, Kersting, Lampert & Quadrianto — Mind the Nuisance: Gaussian Process Classification using Privileged Noise (GPC+, NIPS 2014).",
+				"https://arxiv.org/abs/1410.0389"),
+			paper("Xiong, Szedmak & Piater — Joint SVM for Accurate and Fast Image Tagging (ESANN 2014: one SVM for all tags through an output kernel).",
+				"https://www.esann.org/proceedings/2014"),
 		),
 		app.H2().Text("How to read the playground"),
 		app.P().Text("The heat map shows the model's decision value: blue for the first class, orange for the second, "+
 			"the solid line is the decision boundary and the dashed lines the margins (±1). Filled dots are training points, "+
 			"hollow squares test points; ringed points are support vectors."),
 	)
+}
+
+func paper(text, href string) app.UI {
+	return app.Li().Body(app.Text(text+" "), app.A().Href(href).Rel("noopener").Text("Read it"))
 }
