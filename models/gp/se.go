@@ -87,10 +87,12 @@ func (k seKernel) grad(X *mat.Dense, K, W *mat.SymDense) []float64 {
 	il2 := k.invLen2(d)
 	g := make([]float64, 1+len(k.LogLen))
 	ard := len(k.LogLen) > 1
+	wr, kr := W.RawSymmetric(), K.RawSymmetric()
 	for i := 0; i < n; i++ {
 		xi := X.RawRowView(i)
+		wrow, krow := wr.Data[i*wr.Stride:i*wr.Stride+n], kr.Data[i*kr.Stride:i*kr.Stride+n]
 		for j := i; j < n; j++ {
-			w := W.At(i, j) * K.At(i, j)
+			w := wrow[j] * krow[j]
 			if i != j {
 				w *= 2
 			}

@@ -77,6 +77,30 @@ type blockState struct {
 	sW     []float64
 	chol   mat.Cholesky
 	alpha  []float64
+	// buffers reused by every recompute of a Run
+	kd   []float64 // K as a dense row-major n×n matrix (both triangles)
+	work []float64 // n×n work matrix (V = L⁻¹S̃^½K, or the LU solve)
+	bsym *mat.SymDense
+	a    *mat.Dense
+	lu   mat.LU
+	p, t []float64
+}
+
+// kDense returns K with both triangles filled (row-major, stride n), built
+// once per Run.
+func (bs *blockState) kDense() []float64 {
+	if bs.kd == nil {
+		raw := bs.k.RawSymmetric()
+		n := raw.N
+		bs.kd = make([]float64, n*n)
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				v := raw.Data[i*raw.Stride+j]
+				bs.kd[i*n+j], bs.kd[j*n+i] = v, v
+			}
+		}
+	}
+	return bs.kd
 }
 
 // ErrNumerical is returned when EP meets a non-finite quantity.
@@ -350,25 +374,31 @@ func (r *Result) recompute() error {
 			}
 			bs.sW[i] = math.Sqrt(r.Tau[b][i])
 		}
-		if err := factorB(&bs.chol, bs.k, bs.sW); err != nil {
+		if bs.bsym == nil {
+			bs.bsym = mat.NewSymDense(n, nil)
+		}
+		if err := factorBInto(&bs.chol, bs.bsym, bs.k, bs.sW); err != nil {
 			return err
 		}
 		bs.logDet = bs.chol.LogDet()
-		// V = L⁻¹ S̃^½ K (n×n), Σ = K − VᵀV.
-		var L mat.TriDense
-		bs.chol.LTo(&L)
-		V := mat.NewDense(n, n, nil)
+		// V = L⁻¹ S̃^½ K = U⁻ᵀ S̃^½ K (n×n, B = UᵀU), Σ = K − VᵀV.
+		kd := bs.kDense()
+		if len(bs.work) < n*n {
+			bs.work = make([]float64, n*n)
+		}
+		vr := blas64.General{Rows: n, Cols: n, Stride: n, Data: bs.work[:n*n]}
 		for i := 0; i < n; i++ {
-			for j := 0; j < n; j++ {
-				V.Set(i, j, bs.sW[i]*bs.k.At(i, j))
+			s := bs.sW[i]
+			dst, src := vr.Data[i*n:i*n+n], kd[i*n:i*n+n]
+			for j, x := range src {
+				dst[j] = s * x
 			}
 		}
-		lr := L.RawTriangular()
-		vr := V.RawMatrix()
+		ur := rawUpper(&bs.chol)
 		// Blocked so that progress is reported every ~n²·32 flops.
 		for j := 0; j < n; j += panel {
 			w := min(panel, n-j)
-			blas64.Trsm(blas.Left, blas.NoTrans, 1, lr, blas64.General{Rows: n, Cols: w, Stride: vr.Stride, Data: vr.Data[j:]})
+			blas64.Trsm(blas.Left, blas.Trans, 1, ur, blas64.General{Rows: n, Cols: w, Stride: vr.Stride, Data: vr.Data[j:]})
 			r.progress()
 		}
 		bs.sigma.CopySym(bs.k)
@@ -377,19 +407,30 @@ func (r *Result) recompute() error {
 			blas64.Syrk(blas.Trans, -1, blas64.General{Rows: w, Cols: n, Stride: vr.Stride, Data: vr.Data[k*vr.Stride:]}, 1, bs.sigma.RawSymmetric())
 			r.progress()
 		}
-		p := make([]float64, n)
+		p, t := bs.vecs(n)
 		for i := range p {
 			p[i] = r.Nu[b][i] - r.Tau[b][i]*bs.m0[i]
 		}
-		pv := mat.NewVecDense(n, p)
-		var t mat.VecDense
-		t.MulVec(bs.sigma, pv)
+		blas64.Symv(1, bs.sigma.RawSymmetric(), blas64.Vector{N: n, Inc: 1, Data: p}, 0, blas64.Vector{N: n, Inc: 1, Data: t})
 		for i := range bs.mu {
-			bs.mu[i] = bs.m0[i] + t.AtVec(i)
+			bs.mu[i] = bs.m0[i] + t[i]
 		}
-		bs.alpha = alphaOf(&bs.chol, bs.k, bs.sW, p)
+		bs.alpha = alphaOf(&bs.chol, kd, bs.sW, p, bs.alpha)
 	}
 	return nil
+}
+
+// vecs returns two length-n scratch vectors of the block.
+func (bs *blockState) vecs(n int) (p, t []float64) {
+	if len(bs.p) != n {
+		bs.p, bs.t = make([]float64, n), make([]float64, n)
+	}
+	return bs.p, bs.t
+}
+
+// rawUpper returns the upper Cholesky factor U (B = UᵀU) without copying.
+func rawUpper(ch *mat.Cholesky) blas64.Triangular {
+	return ch.RawU().(*mat.TriDense).RawTriangular()
 }
 
 // recomputeLU is recompute for a block whose site precisions may be
@@ -400,56 +441,64 @@ func (r *Result) recomputeLU(b int) error {
 	bs := r.blocks[b]
 	n := len(bs.mu)
 	tau := r.Tau[b]
-	A := mat.NewDense(n, n, nil)
+	kd := bs.kDense()
+	if bs.a == nil {
+		bs.a = mat.NewDense(n, n, nil)
+	}
+	ar := bs.a.RawMatrix()
 	for i := 0; i < n; i++ {
 		if math.IsNaN(tau[i]) || math.IsInf(tau[i], 0) {
 			return fmt.Errorf("%w: site precision %v", ErrNumerical, tau[i])
 		}
 		bs.sW[i] = math.Sqrt(math.Max(tau[i], 0))
-		for j := 0; j < n; j++ {
-			v := bs.k.At(i, j) * tau[j]
-			if i == j {
-				v++
-			}
-			A.Set(i, j, v)
+		dst, src := ar.Data[i*ar.Stride:i*ar.Stride+n], kd[i*n:i*n+n]
+		for j, x := range src {
+			dst[j] = x * tau[j]
 		}
+		dst[i]++
 	}
-	var lu mat.LU
-	lu.Factorize(A)
-	ld, sign := lu.LogDet()
+	bs.lu.Factorize(bs.a)
+	ld, sign := bs.lu.LogDet()
 	if sign <= 0 || math.IsNaN(ld) || math.IsInf(ld, 0) {
 		return fmt.Errorf("%w: the posterior covariance is not positive definite", ErrNumerical)
 	}
 	bs.logDet = ld
 	r.progress()
-	Kd := mat.DenseCopyOf(bs.k)
-	S := mat.NewDense(n, n, nil)
+	if len(bs.work) < n*n {
+		bs.work = make([]float64, n*n)
+	}
+	S := mat.NewDense(n, n, bs.work[:n*n])
+	Kd := mat.NewDense(n, n, kd)
 	for j := 0; j < n; j += panel {
 		w := min(panel, n-j)
 		dst := S.Slice(0, n, j, j+w).(*mat.Dense)
-		if err := lu.SolveTo(dst, false, Kd.Slice(0, n, j, j+w)); err != nil {
+		if err := bs.lu.SolveTo(dst, false, Kd.Slice(0, n, j, j+w)); err != nil {
 			return fmt.Errorf("%w: %v", ErrNumerical, err)
 		}
 		r.progress()
 	}
+	sd := bs.work[:n*n]
+	sr := bs.sigma.RawSymmetric()
 	for i := 0; i < n; i++ {
+		row := sr.Data[i*sr.Stride : i*sr.Stride+n]
 		for j := i; j < n; j++ {
-			bs.sigma.SetSym(i, j, 0.5*(S.At(i, j)+S.At(j, i)))
+			row[j] = 0.5 * (sd[i*n+j] + sd[j*n+i])
 		}
-		if !(bs.sigma.At(i, i) > 0) {
-			return fmt.Errorf("%w: posterior variance %v", ErrNumerical, bs.sigma.At(i, i))
+		if !(row[i] > 0) {
+			return fmt.Errorf("%w: posterior variance %v", ErrNumerical, row[i])
 		}
 	}
-	p := make([]float64, n)
+	p, t := bs.vecs(n)
 	for i := range p {
 		p[i] = r.Nu[b][i] - tau[i]*bs.m0[i]
 	}
-	var t mat.VecDense
-	t.MulVec(bs.sigma, mat.NewVecDense(n, p))
-	bs.alpha = make([]float64, n)
+	blas64.Symv(1, sr, blas64.Vector{N: n, Inc: 1, Data: p}, 0, blas64.Vector{N: n, Inc: 1, Data: t})
+	if len(bs.alpha) != n {
+		bs.alpha = make([]float64, n)
+	}
 	for i := range bs.mu {
-		bs.mu[i] = bs.m0[i] + t.AtVec(i)
-		bs.alpha[i] = p[i] - tau[i]*t.AtVec(i)
+		bs.mu[i] = bs.m0[i] + t[i]
+		bs.alpha[i] = p[i] - tau[i]*t[i]
 	}
 	return nil
 }
@@ -464,37 +513,48 @@ func (r *Result) progress() {
 }
 
 func factorB(ch *mat.Cholesky, k *mat.SymDense, sW []float64) error {
+	return factorBInto(ch, mat.NewSymDense(len(sW), nil), k, sW)
+}
+
+// factorBInto factorises B = I + S̃^½KS̃^½, building B in the buffer bm.
+func factorBInto(ch *mat.Cholesky, bm, k *mat.SymDense, sW []float64) error {
 	n := len(sW)
-	B := mat.NewSymDense(n, nil)
+	kr, br := k.RawSymmetric(), bm.RawSymmetric()
 	for i := 0; i < n; i++ {
+		si := sW[i]
+		src := kr.Data[i*kr.Stride : i*kr.Stride+n]
+		dst := br.Data[i*br.Stride : i*br.Stride+n]
 		for j := i; j < n; j++ {
-			v := sW[i] * sW[j] * k.At(i, j)
-			if i == j {
-				v++
-			}
-			B.SetSym(i, j, v)
+			dst[j] = si * sW[j] * src[j]
 		}
+		dst[i]++
 	}
-	if ok := ch.Factorize(B); !ok {
+	if ok := ch.Factorize(bm); !ok {
 		return fmt.Errorf("%w: I + S̃^½KS̃^½ is not positive definite", ErrNumerical)
 	}
 	return nil
 }
 
-func alphaOf(ch *mat.Cholesky, k *mat.SymDense, sW, p []float64) []float64 {
+// alphaOf returns α = p − S̃^½B⁻¹S̃^½Kp (into dst when it has length n).
+func alphaOf(ch *mat.Cholesky, kd []float64, sW, p, dst []float64) []float64 {
 	n := len(p)
-	var kp mat.VecDense
-	kp.MulVec(k, mat.NewVecDense(n, p))
-	for i := 0; i < n; i++ {
-		kp.SetVec(i, sW[i]*kp.AtVec(i))
+	kp := make([]float64, n)
+	blas64.Gemv(blas.NoTrans, 1, blas64.General{Rows: n, Cols: n, Stride: n, Data: kd}, blas64.Vector{N: n, Inc: 1, Data: p}, 0, blas64.Vector{N: n, Inc: 1, Data: kp})
+	for i := range kp {
+		kp[i] *= sW[i]
 	}
-	var x mat.VecDense
-	_ = ch.SolveVecTo(&x, &kp)
-	a := make([]float64, n)
-	for i := range a {
-		a[i] = p[i] - sW[i]*x.AtVec(i)
+	// B⁻¹x = U⁻¹U⁻ᵀx
+	u := rawUpper(ch)
+	x := blas64.Vector{N: n, Inc: 1, Data: kp}
+	blas64.Trsv(blas.Trans, u, x)
+	blas64.Trsv(blas.NoTrans, u, x)
+	if len(dst) != n {
+		dst = make([]float64, n)
 	}
-	return a
+	for i := range dst {
+		dst[i] = p[i] - sW[i]*kp[i]
+	}
+	return dst
 }
 
 // evidence returns log Z_EP (R&W eq 3.65, written so that τ̃ = 0 is allowed,
@@ -554,25 +614,28 @@ func (r *Result) GradWeights(b int) (*mat.SymDense, error) {
 		// (K + S̃⁻¹)⁻¹ = S̃ − S̃ΣS̃ (Woodbury), valid for any sign of τ̃.
 		tau := r.Tau[b]
 		W := mat.NewSymDense(n, nil)
+		wr, sr := W.RawSymmetric(), bs.sigma.RawSymmetric()
 		for i := 0; i < n; i++ {
+			ai, ti := bs.alpha[i], tau[i]
+			srow := sr.Data[i*sr.Stride : i*sr.Stride+n]
+			wrow := wr.Data[i*wr.Stride : i*wr.Stride+n]
 			for j := i; j < n; j++ {
-				v := bs.alpha[i]*bs.alpha[j] + tau[i]*tau[j]*bs.sigma.At(i, j)
-				if i == j {
-					v -= tau[i]
-				}
-				W.SetSym(i, j, v)
+				wrow[j] = ai*bs.alpha[j] + ti*tau[j]*srow[j]
 			}
+			wrow[i] -= ti
 		}
 		return W, nil
 	}
-	var inv mat.SymDense
-	if err := bs.chol.InverseTo(&inv); err != nil {
+	W := mat.NewSymDense(n, nil)
+	if err := bs.chol.InverseTo(W); err != nil {
 		return nil, err
 	}
-	W := mat.NewSymDense(n, nil)
+	wr := W.RawSymmetric()
 	for i := 0; i < n; i++ {
+		ai, si := bs.alpha[i], bs.sW[i]
+		wrow := wr.Data[i*wr.Stride : i*wr.Stride+n]
 		for j := i; j < n; j++ {
-			W.SetSym(i, j, bs.alpha[i]*bs.alpha[j]-bs.sW[i]*bs.sW[j]*inv.At(i, j))
+			wrow[j] = ai*bs.alpha[j] - si*bs.sW[j]*wrow[j]
 		}
 	}
 	return W, nil
