@@ -208,13 +208,9 @@ func runMPWTSVMExperiment(ctx context.Context, cfg experiment.Config) (*experime
 	if s := cfg.Args["datasets"]; s != "" {
 		names = strings.Split(s, ",")
 	}
-	dir := cfg.DataDir
-	if dir == "" {
-		dir = "web/datasets"
-	}
 	var sets []*data.Dataset
 	for _, n := range names {
-		ds, err := data.LoadShipped(dir, strings.TrimSpace(n))
+		ds, err := cfg.Load(strings.TrimSpace(n))
 		if err != nil {
 			return nil, fmt.Errorf("mpwtsvm experiment: %w", err)
 		}
