@@ -75,7 +75,8 @@ type gpcState struct {
 	tol       float64
 	warm      *ep.Sites
 	tick      func(sweep, site int)
-	sweeps    int // EP sweeps over all evaluations
+	gtick     func() // progress inside the evidence gradient
+	sweeps    int    // EP sweeps over all evaluations
 }
 
 func (s *gpcState) kernel(theta []float64) seKernel {
@@ -111,7 +112,7 @@ func (s *gpcState) evidence(theta []float64) (float64, []float64, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	return res.LogZ, k.grad(s.X, K, W), nil
+	return res.LogZ, k.grad(s.X, K, W, s.gtick), nil
 }
 
 // GPC is a fitted binary probit GP classifier.
@@ -253,6 +254,7 @@ func fitGPC(ctx context.Context, train *data.Dataset, y []float64, v model.Value
 	st.tick = func(sweep, site int) {
 		tk.report(model.Progress{Fraction: frac, Stage: fmt.Sprintf("EP sweep %d", sweep), Iter: st.sweeps + sweep})
 	}
+	st.gtick = func() { tk.report(model.Progress{Fraction: frac, Stage: "evidence gradient", Iter: st.sweeps}) }
 	theta0 := startTheta(v.Float("amplitude"), v.Float("lengthscale"), st.ard, d)
 	warnings := []string{}
 	theta := theta0

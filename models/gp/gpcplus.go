@@ -43,6 +43,7 @@ type gpcPlusState struct {
 	gh        *ep.GaussHermite
 	warm      *ep.Sites
 	tick      func(sweep, site int)
+	gtick     func() // progress inside the evidence gradient
 	sweeps    int
 	noExtrap  bool // disable ep.Options.Extrapolate (tests)
 }
@@ -94,7 +95,7 @@ func (s *gpcPlusState) evidence(theta []float64) (float64, []float64, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	grad := append(kf.grad(s.X, Kf, Wf), kg.grad(s.Z, Kg, Wg)...)
+	grad := append(kf.grad(s.X, Kf, Wf, s.gtick), kg.grad(s.Z, Kg, Wg, s.gtick)...)
 	var sm float64
 	for _, a := range res.Alpha(1) {
 		sm += a
@@ -196,6 +197,7 @@ func fitGPCPlus(ctx context.Context, train *data.Dataset, y []float64, v model.V
 	st.tick = func(sweep, site int) {
 		tk.report(model.Progress{Fraction: frac, Stage: fmt.Sprintf("EP sweep %d", sweep), Iter: st.sweeps + sweep})
 	}
+	st.gtick = func() { tk.report(model.Progress{Fraction: frac, Stage: "evidence gradient", Iter: st.sweeps}) }
 	var warnings []string
 	var evals int
 	if v.Bool("optimize") {

@@ -82,13 +82,19 @@ func (k seKernel) crossTo(out, X, Xs *mat.Dense) {
 
 // grad returns ½ Σᵢⱼ Wᵢⱼ ∂Kᵢⱼ/∂θ for θ = (log θ, log ℓ_1, …) (R&W eq 3.74 with
 // W = bbᵀ − S̃^½B⁻¹S̃^½): ∂K/∂log θ = K and ∂K/∂log ℓ_d = K ∘ (x_d − x'_d)²/ℓ_d².
-func (k seKernel) grad(X *mat.Dense, K, W *mat.SymDense) []float64 {
+//
+// tick, if not nil, is called every few rows (about 2¹⁶ pair terms apart).
+func (k seKernel) grad(X *mat.Dense, K, W *mat.SymDense, tick func()) []float64 {
 	n, d := X.Dims()
 	il2 := k.invLen2(d)
 	g := make([]float64, 1+len(k.LogLen))
 	ard := len(k.LogLen) > 1
 	wr, kr := W.RawSymmetric(), K.RawSymmetric()
+	every := max(1, (1<<16)/max(1, n*d))
 	for i := 0; i < n; i++ {
+		if tick != nil && i%every == every-1 {
+			tick()
+		}
 		xi := X.RawRowView(i)
 		wrow, krow := wr.Data[i*wr.Stride:i*wr.Stride+n], kr.Data[i*kr.Stride:i*kr.Stride+n]
 		for j := i; j < n; j++ {

@@ -64,7 +64,7 @@ type Result struct {
 	Skipped   int // site updates skipped in the last sweep (negative precision or invalid cavity)
 	blocks    []*blockState
 	tick      func() // progress between the blocked steps of recompute
-
+	ctx       context.Context
 }
 
 type blockState struct {
@@ -158,6 +158,7 @@ func Run(ctx context.Context, blocks []Block, site SiteFunc, opt Options) (*Resu
 		res.blocks[b] = &blockState{neg: blk.AllowNegative, k: blk.K, m0: m0, sigma: mat.NewSymDense(n, nil), mu: make([]float64, n), sW: make([]float64, n)}
 	}
 	sweepNow := 0
+	res.ctx = ctx
 	res.tick = func() {
 		if opt.Progress != nil {
 			opt.Progress(sweepNow, n)
@@ -183,6 +184,9 @@ func Run(ctx context.Context, blocks []Block, site SiteFunc, opt Options) (*Resu
 	if err != nil {
 		return nil, err
 	}
+	// Progress and ctx every `every` sites: each site costs O(n²) per block
+	// (the rank-one update), so about 2¹⁷·blocks flops between reports.
+	every := max(1, min(8, (1<<17)/(n*n)))
 	var hist []float64 // site-change sizes of the sweeps since the last jump
 	var before Sites
 	for sweep := 1; sweep <= opt.MaxSweeps; sweep++ {
@@ -193,7 +197,7 @@ func Run(ctx context.Context, blocks []Block, site SiteFunc, opt Options) (*Resu
 			before = res.Sites.clone(before)
 		}
 		for i := 0; i < n; i++ {
-			if i%8 == 0 {
+			if i%every == 0 {
 				if err := ctx.Err(); err != nil {
 					return nil, err
 				}
@@ -396,16 +400,20 @@ func (r *Result) recompute() error {
 		}
 		ur := rawUpper(&bs.chol)
 		// Blocked so that progress is reported every ~n²·32 flops.
-		for j := 0; j < n; j += panel {
-			w := min(panel, n-j)
+		for j := 0; j < n; j += panelWidth(n) {
+			w := min(panelWidth(n), n-j)
 			blas64.Trsm(blas.Left, blas.Trans, 1, ur, blas64.General{Rows: n, Cols: w, Stride: vr.Stride, Data: vr.Data[j:]})
-			r.progress()
+			if err := r.progress(); err != nil {
+				return err
+			}
 		}
 		bs.sigma.CopySym(bs.k)
-		for k := 0; k < n; k += panel {
-			w := min(panel, n-k)
+		for k := 0; k < n; k += panelWidth(n) {
+			w := min(panelWidth(n), n-k)
 			blas64.Syrk(blas.Trans, -1, blas64.General{Rows: w, Cols: n, Stride: vr.Stride, Data: vr.Data[k*vr.Stride:]}, 1, bs.sigma.RawSymmetric())
-			r.progress()
+			if err := r.progress(); err != nil {
+				return err
+			}
 		}
 		p, t := bs.vecs(n)
 		for i := range p {
@@ -463,14 +471,16 @@ func (r *Result) recomputeLU(b int) error {
 		return fmt.Errorf("%w: the posterior covariance is not positive definite", ErrNumerical)
 	}
 	bs.logDet = ld
-	r.progress()
+	if err := r.progress(); err != nil {
+		return err
+	}
 	if len(bs.work) < n*n {
 		bs.work = make([]float64, n*n)
 	}
 	S := mat.NewDense(n, n, bs.work[:n*n])
 	Kd := mat.NewDense(n, n, kd)
-	for j := 0; j < n; j += panel {
-		w := min(panel, n-j)
+	for j := 0; j < n; j += panelWidth(n) {
+		w := min(panelWidth(n), n-j)
 		dst := S.Slice(0, n, j, j+w).(*mat.Dense)
 		if err := bs.lu.SolveTo(dst, false, Kd.Slice(0, n, j, j+w)); err != nil {
 			return fmt.Errorf("%w: %v", ErrNumerical, err)
@@ -503,13 +513,21 @@ func (r *Result) recomputeLU(b int) error {
 	return nil
 }
 
-// panel is the column-block width of the blocked steps of recompute.
-const panel = 32
+// panelWidth is the column-block width of the blocked steps of recompute:
+// about 2²¹ flops per block (n²·w), so that progress is reported and ctx
+// checked every few milliseconds even in WebAssembly, between 4 and 64.
+func panelWidth(n int) int {
+	return max(4, min(64, (1<<21)/max(1, n*n)))
+}
 
-func (r *Result) progress() {
+func (r *Result) progress() error {
 	if r.tick != nil {
 		r.tick()
 	}
+	if r.ctx != nil {
+		return r.ctx.Err()
+	}
+	return nil
 }
 
 func factorB(ch *mat.Cholesky, k *mat.SymDense, sW []float64) error {
@@ -610,33 +628,20 @@ func (r *Result) SqrtTau(b int) []float64 { return append([]float64(nil), r.bloc
 func (r *Result) GradWeights(b int) (*mat.SymDense, error) {
 	bs := r.blocks[b]
 	n := len(bs.sW)
-	if bs.neg {
-		// (K + S̃⁻¹)⁻¹ = S̃ − S̃ΣS̃ (Woodbury), valid for any sign of τ̃.
-		tau := r.Tau[b]
-		W := mat.NewSymDense(n, nil)
-		wr, sr := W.RawSymmetric(), bs.sigma.RawSymmetric()
-		for i := 0; i < n; i++ {
-			ai, ti := bs.alpha[i], tau[i]
-			srow := sr.Data[i*sr.Stride : i*sr.Stride+n]
-			wrow := wr.Data[i*wr.Stride : i*wr.Stride+n]
-			for j := i; j < n; j++ {
-				wrow[j] = ai*bs.alpha[j] + ti*tau[j]*srow[j]
-			}
-			wrow[i] -= ti
-		}
-		return W, nil
-	}
+	// S̃^½B⁻¹S̃^½ = (K + S̃⁻¹)⁻¹ = S̃ − S̃ΣS̃ (Woodbury; valid for any sign of
+	// τ̃ and for τ̃ = 0), so W = ααᵀ + S̃ΣS̃ − S̃ from the Σ that recompute
+	// already holds: O(n²) instead of inverting B (O(n³)).
+	tau := r.Tau[b]
 	W := mat.NewSymDense(n, nil)
-	if err := bs.chol.InverseTo(W); err != nil {
-		return nil, err
-	}
-	wr := W.RawSymmetric()
+	wr, sr := W.RawSymmetric(), bs.sigma.RawSymmetric()
 	for i := 0; i < n; i++ {
-		ai, si := bs.alpha[i], bs.sW[i]
+		ai, ti := bs.alpha[i], tau[i]
+		srow := sr.Data[i*sr.Stride : i*sr.Stride+n]
 		wrow := wr.Data[i*wr.Stride : i*wr.Stride+n]
 		for j := i; j < n; j++ {
-			wrow[j] = ai*bs.alpha[j] - si*bs.sW[j]*wrow[j]
+			wrow[j] = ai*bs.alpha[j] + ti*tau[j]*srow[j]
 		}
+		wrow[i] -= ti
 	}
 	return W, nil
 }
