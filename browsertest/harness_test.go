@@ -61,6 +61,14 @@ func TestMain(m *testing.M) {
 // startServer runs the real server on a free port and returns its URL.
 func startServer(t *testing.T, args ...string) string {
 	t.Helper()
+	url, _ := runServer(t, args...)
+	return url
+}
+
+// runServer is startServer that also returns a function stopping the server
+// (later flags override the defaults, e.g. "-addr", "-web").
+func runServer(t *testing.T, args ...string) (string, func()) {
+	t.Helper()
 	cmd := exec.Command(serverBin, append([]string{"-addr", "127.0.0.1:0", "-web", filepath.Join(repoRoot, "web")}, args...)...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -70,7 +78,9 @@ func startServer(t *testing.T, args ...string) string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	var once sync.Once
+	stop := func() { once.Do(func() { cmd.Process.Kill(); cmd.Wait() }) }
+	t.Cleanup(stop)
 	line := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(out)
@@ -83,11 +93,11 @@ func startServer(t *testing.T, args ...string) string {
 	}()
 	select {
 	case u := <-line:
-		return u
+		return u, stop
 	case <-time.After(60 * time.Second):
 		t.Fatal("server did not start")
 	}
-	return ""
+	return "", stop
 }
 
 // browser is a headless Chromium tab that records console errors.
