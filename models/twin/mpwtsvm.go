@@ -257,6 +257,9 @@ type mpOperator struct {
 	posA   []int // j → position in H₁ or −1
 	posB   []int
 	c      float64
+	// Lookup tables (prepare): block and row of each variable, both views.
+	blkOf, rowOf []int
+	v1, v2       *opView
 }
 
 func (o *mpOperator) Dim() int { return o.dim }
@@ -294,29 +297,79 @@ func (o *mpOperator) viewOf(blk int) (h *mat.SymDense, kept, pos []int, sign flo
 	return nil, nil, nil, 0, -1, -1
 }
 
+// opView is one view's part of mpOperator in the layout the inner loops
+// want: H of the view with both triangles filled (row a contiguous), and for
+// each kept row a the indices of its variables in the two blocks of the view
+// (minus −1 when the block is absent).
+type opView struct {
+	n           int
+	full        []float64
+	plus, minus []int
+}
+
+// prepare fills the lookup tables of AddColumn and At (after off and dim are
+// set): the block and row of every variable, and both views' opView. Pure
+// re-indexing: the values computed are those of the symmetric storage.
+func (o *mpOperator) prepare() {
+	o.blkOf, o.rowOf = make([]int, o.dim), make([]int, o.dim)
+	for i := 0; i < o.dim; i++ {
+		o.blkOf[i], o.rowOf[i] = o.decode(i)
+	}
+	mk := func(h *mat.SymDense, kept []int, plus, minus int) *opView {
+		raw := h.RawSymmetric()
+		nk := len(kept)
+		v := &opView{n: nk, full: make([]float64, nk*nk), plus: make([]int, nk), minus: make([]int, nk)}
+		for a := 0; a < nk; a++ {
+			for b := a; b < nk; b++ {
+				x := raw.Data[a*raw.Stride+b]
+				v.full[a*nk+b], v.full[b*nk+a] = x, x
+			}
+			v.plus[a], v.minus[a] = o.idx(plus, kept[a]), o.idx(minus, kept[a])
+		}
+		return v
+	}
+	o.v1 = mk(o.h1, o.keptA, blkAlphaA, blkLambdaB)
+	o.v2 = mk(o.h2, o.keptB, blkAlphaB, blkLambdaA)
+}
+
+// viewData returns the opView, positions and sign of a block of multipliers.
+func (o *mpOperator) viewData(blk int) (v *opView, pos []int, sign float64) {
+	switch blk {
+	case blkAlphaA:
+		return o.v1, o.posA, 1
+	case blkLambdaB:
+		return o.v1, o.posA, -1
+	case blkAlphaB:
+		return o.v2, o.posB, 1
+	case blkLambdaA:
+		return o.v2, o.posB, -1
+	}
+	return nil, nil, 0
+}
+
 func (o *mpOperator) At(i, j int) float64 {
-	bi, ri := o.decode(i)
-	bj, rj := o.decode(j)
+	bi, ri := o.blkOf[i], o.rowOf[i]
+	bj, rj := o.blkOf[j], o.rowOf[j]
 	if bi >= blkXiA {
 		if bj >= blkXiA && bi != bj && ri == rj {
 			return o.c
 		}
 		return 0
 	}
-	h, _, pos, si, plus, minus := o.viewOf(bi)
-	if bj != plus && bj != minus {
+	vi, pos, si := o.viewData(bi)
+	vj, _, sj := o.viewData(bj)
+	if vi != vj {
 		return 0
 	}
-	_, _, _, sj, _, _ := o.viewOf(bj)
 	a, b := pos[ri], pos[rj]
 	if a < 0 || b < 0 {
 		return 0
 	}
-	return si * sj * h.At(a, b)
+	return si * sj * vi.full[a*vi.n+b]
 }
 
 func (o *mpOperator) AddColumn(j int, s float64, y []float64) {
-	bj, rj := o.decode(j)
+	bj, rj := o.blkOf[j], o.rowOf[j]
 	if bj >= blkXiA {
 		other := blkXiB
 		if bj == blkXiB {
@@ -325,24 +378,25 @@ func (o *mpOperator) AddColumn(j int, s float64, y []float64) {
 		y[o.idx(other, rj)] += s * o.c
 		return
 	}
-	h, kept, pos, sj, plus, minus := o.viewOf(bj)
+	v, pos, sj := o.viewData(bj)
 	b := pos[rj]
-	if b < 0 {
+	if b < 0 || v.n == 0 {
 		return
 	}
-	raw := h.RawSymmetric()
-	for a, r := range kept {
-		var v float64
-		if a <= b {
-			v = raw.Data[a*raw.Stride+b]
-		} else {
-			v = raw.Data[b*raw.Stride+a]
+	ss := s * sj
+	col := v.full[b*v.n : (b+1)*v.n]
+	plus := v.plus[:len(col)]
+	if v.minus[0] < 0 {
+		for a, h := range col {
+			y[plus[a]] += h * ss
 		}
-		v *= s * sj
-		y[o.idx(plus, r)] += v
-		if i := o.idx(minus, r); i >= 0 {
-			y[i] -= v
-		}
+		return
+	}
+	minus := v.minus[:len(col)]
+	for a, h := range col {
+		h *= ss
+		y[plus[a]] += h
+		y[minus[a]] -= h
 	}
 }
 
@@ -396,6 +450,7 @@ func newMP(augA, augB *mat.Dense, own []int, dA, dB []float64, other []int, fA, 
 		off += m
 	}
 	op.dim = off
+	op.prepare()
 	return &mpProblem{op: op, sysA: sysA, sysB: sysB, fA: fA, fB: fB, m: m, cfg: cfg}, nil
 }
 

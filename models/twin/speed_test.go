@@ -1,0 +1,71 @@
+package twin
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"lupilab/models/data"
+	"lupilab/models/model"
+)
+
+// speedData is the browser's default task: twoview2d (noise 0.2, seed 1)
+// with n rows, standardised.
+func speedData(tb testing.TB, n int) *data.Dataset {
+	tb.Helper()
+	ds, err := data.GenerateByName("twoview2d", n, 0.2, 1)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sc, err := data.FitScaler(ds, "standard")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return sc.Apply(ds)
+}
+
+// BenchmarkMPWTSVMSpeed times one MPWTSVM fit with default parameters
+// (RBF, C = 1) on twoview2d, and reports the largest gap between two
+// progress callbacks (the browser yields only there) as maxgap-ms, and the
+// objective (for before/after comparisons: it must not change).
+func BenchmarkMPWTSVMSpeed(b *testing.B) {
+	for _, n := range []int{70, 400} {
+		ds := speedData(b, n)
+		spec, err := model.Lookup("mpwtsvm")
+		if err != nil {
+			b.Fatal(err)
+		}
+		v, err := spec.Resolve(model.Values{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			var gap time.Duration
+			var f model.Fitted
+			for i := 0; i < b.N; i++ {
+				last := time.Now()
+				opt := model.Options{Progress: func(model.Progress) {
+					if d := time.Since(last); d > gap {
+						gap = d
+					}
+					last = time.Now()
+				}}
+				f, err = spec.Fit(context.Background(), ds, v, opt)
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			r := f.Report()
+			b.ReportMetric(float64(gap.Microseconds())/1e3, "maxgap-ms")
+			b.ReportMetric(r.Objective, "objective")
+			b.ReportMetric(float64(r.Iterations), "steps")
+			for _, k := range []string{"ccp_steps", "rounds_10", "rounds_11"} {
+				if v, ok := r.Extras[k]; ok {
+					b.ReportMetric(v, k)
+				}
+			}
+			b.Logf("objective %.10g converged %v %q", r.Objective, r.Converged, r.Warnings)
+		})
+	}
+}
