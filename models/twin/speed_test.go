@@ -43,13 +43,15 @@ func BenchmarkMPWTSVMSpeed(b *testing.B) {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			var gap time.Duration
 			var f model.Fitted
+			var where string
 			for i := 0; i < b.N; i++ {
 				last := time.Now()
-				opt := model.Options{Progress: func(model.Progress) {
+				prev := "start"
+				opt := model.Options{Progress: func(p model.Progress) {
 					if d := time.Since(last); d > gap {
-						gap = d
+						gap, where = d, prev+" → "+p.Stage+" "+p.Message
 					}
-					last = time.Now()
+					last, prev = time.Now(), p.Stage+" "+p.Message
 				}}
 				f, err = spec.Fit(context.Background(), ds, v, opt)
 				if err != nil {
@@ -65,7 +67,7 @@ func BenchmarkMPWTSVMSpeed(b *testing.B) {
 					b.ReportMetric(v, k)
 				}
 			}
-			b.Logf("objective %.10g converged %v %q", r.Objective, r.Converged, r.Warnings)
+			b.Logf("objective %.10g converged %v %q; largest progress gap %v: %s", r.Objective, r.Converged, r.Warnings, gap, where)
 		})
 	}
 }
