@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
 )
 
 // SoftProblem is the convex problem
@@ -321,7 +323,7 @@ const polishRounds = 6
 func solvePattern(pr *SoftProblem, grp []int, on []bool, free []int) ([]float64, int) {
 	nf := len(free)
 	kd := make([]float64, nf*nf)
-	rhs := mat.NewVecDense(nf, nil)
+	rhs := make([]float64, nf)
 	for a, i := range free {
 		gi := grp[i]
 		row := kd[a*nf : (a+1)*nf]
@@ -336,7 +338,7 @@ func solvePattern(pr *SoftProblem, grp []int, on []bool, free []int) ([]float64,
 		if gi >= 0 && on[gi] {
 			r += -pr.Xi0[gi] + pr.C[gi]/pr.Rho
 		}
-		rhs.SetVec(a, r)
+		rhs[a] = r
 	}
 	cost := nf*nf*nf/6 + nf*nf
 	dmax := 0.0
@@ -348,31 +350,38 @@ func solvePattern(pr *SoftProblem, grp []int, on []bool, free []int) ([]float64,
 	for a := 0; a < nf; a++ {
 		kreg[a*nf+a] += delta
 	}
-	var ch mat.Cholesky
-	if !ch.Factorize(mat.NewSymDense(nf, kreg)) {
+	// Raw LAPACK/BLAS: Cholesky without mat's condition estimate, and
+	// triangular solves with one right-hand side (Trsv, not Trsm).
+	u, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: nf, Stride: nf, Data: kreg})
+	if !ok {
 		return nil, cost
 	}
-	var sol, res, corr mat.VecDense
-	if err := ch.SolveVecTo(&sol, rhs); err != nil {
-		if _, ok := err.(mat.Condition); !ok {
+	solveU := func(v []float64) { // v ← (UᵀU)⁻¹v
+		x := blas64.Vector{N: nf, Inc: 1, Data: v}
+		blas64.Trsv(blas.Trans, u, x)
+		blas64.Trsv(blas.NoTrans, u, x)
+	}
+	sol := append([]float64(nil), rhs...)
+	solveU(sol)
+	// Iterative refinement removes the ridge's bias on the range of the
+	// matrix (a factor δ/(λ+δ) per pass).
+	k := blas64.Symmetric{Uplo: blas.Upper, N: nf, Stride: nf, Data: kd}
+	res := make([]float64, nf)
+	for pass := 0; pass < 3; pass++ {
+		copy(res, rhs)
+		blas64.Symv(-1, k, blas64.Vector{N: nf, Inc: 1, Data: sol}, 1, blas64.Vector{N: nf, Inc: 1, Data: res})
+		solveU(res)
+		for a, v := range res {
+			sol[a] += v
+		}
+		cost += 2 * nf * nf
+	}
+	for _, v := range sol {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, cost
 		}
 	}
-	// Iterative refinement removes the ridge's bias on the range of the
-	// matrix (a factor δ/(λ+δ) per pass).
-	k := mat.NewSymDense(nf, kd)
-	for pass := 0; pass < 3; pass++ {
-		res.MulVec(k, &sol)
-		res.SubVec(rhs, &res)
-		if err := ch.SolveVecTo(&corr, &res); err != nil {
-			if _, ok := err.(mat.Condition); !ok {
-				break
-			}
-		}
-		sol.AddVec(&sol, &corr)
-		cost += 2 * nf * nf
-	}
-	return sol.RawVector().Data, cost
+	return sol, cost
 }
 
 func gradientOf(h Operator, p, x []float64) []float64 {
