@@ -127,6 +127,9 @@ func Do(ctx context.Context, cfg Config, progress func(model.Progress)) (*Outcom
 		return nil, err
 	}
 	o := &Outcome{Spec: spec, Params: params, Train: train, Test: test, Scaler: sc, progress: progress}
+	if progress != nil {
+		progress(model.Progress{Fraction: 0, Stage: "fitting"})
+	}
 	start := time.Now()
 	o.Fitted, err = spec.Fit(ctx, train, params, model.Options{Seed: cfg.Seed, Progress: progress})
 	if err != nil {

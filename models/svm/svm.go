@@ -184,7 +184,7 @@ func Train(ctx context.Context, X *mat.Dense, y []float64, p Params, opt model.O
 	for i := range ones {
 		ones[i] = -1
 	}
-	every := 100000 / n
+	every := 20000 / n // a few ms of work at most between reports (the browser yields in them)
 	if every < 1 {
 		every = 1
 	}
