@@ -64,16 +64,34 @@ func (b *qpBuilder) eq(row []float64, rhs float64) {
 	b.d = append(b.d, rhs)
 }
 
-// addQuad adds s·SᵀGS to P (S is m×n, G is m×m symmetric PSD).
+// addQuad adds s·SᵀGS to P (S is m×n, G is m×m symmetric PSD). S is a
+// selector here (a few non-zeros per row), so the sum runs over pairs of
+// non-zeros of S: O(nnz(S)²) instead of dense products, with G symmetrised
+// as ½(G + Gᵀ).
 func (b *qpBuilder) addQuad(S *mat.Dense, G mat.Matrix, s float64) {
-	var T, M mat.Dense
-	T.Mul(G, S)
-	M.Mul(S.T(), &T)
-	for i := 0; i < b.n; i++ {
-		for j := i; j < b.n; j++ {
-			v := 0.5 * (M.At(i, j) + M.At(j, i))
+	type nz struct {
+		row, col int
+		v        float64
+	}
+	var nzs []nz
+	m, n := S.Dims()
+	for i := 0; i < m; i++ {
+		row := S.RawRowView(i)
+		for j := 0; j < n; j++ {
+			if row[j] != 0 {
+				nzs = append(nzs, nz{i, j, row[j]})
+			}
+		}
+	}
+	raw := b.P.RawSymmetric()
+	for _, p := range nzs {
+		for _, q := range nzs {
+			if q.col < p.col {
+				continue
+			}
+			v := 0.5 * (G.At(p.row, q.row) + G.At(q.row, p.row)) * p.v * q.v
 			if v != 0 {
-				b.P.SetSym(i, j, b.P.At(i, j)+s*v)
+				raw.Data[p.col*raw.Stride+q.col] += s * v
 			}
 		}
 	}

@@ -30,7 +30,7 @@ func speedData(tb testing.TB, n int) *data.Dataset {
 // progress callbacks (the browser yields only there) as maxgap-ms, and the
 // objective (for before/after comparisons: it must not change).
 func BenchmarkMCPKSpeed(b *testing.B) {
-	for _, n := range []int{70, 200} {
+	for _, n := range []int{70, 140, 200} {
 		ds := speedData(b, n)
 		spec, err := model.Lookup("mcpk")
 		if err != nil {
@@ -43,13 +43,15 @@ func BenchmarkMCPKSpeed(b *testing.B) {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			var gap time.Duration
 			var f model.Fitted
+			var where string
 			for i := 0; i < b.N; i++ {
 				last := time.Now()
-				opt := model.Options{Progress: func(model.Progress) {
+				prev := "start"
+				opt := model.Options{Progress: func(p model.Progress) {
 					if d := time.Since(last); d > gap {
-						gap = d
+						gap, where = d, prev+" → "+p.Stage+" "+p.Message
 					}
-					last = time.Now()
+					last, prev = time.Now(), p.Stage+" "+p.Message
 				}}
 				f, err = spec.Fit(context.Background(), ds, v, opt)
 				if err != nil {
@@ -65,7 +67,7 @@ func BenchmarkMCPKSpeed(b *testing.B) {
 					b.ReportMetric(v, k)
 				}
 			}
-			b.Logf("objective %.10g converged %v %q", r.Objective, r.Converged, r.Warnings)
+			b.Logf("objective %.10g converged %v %q; largest progress gap %v: %s", r.Objective, r.Converged, r.Warnings, gap, where)
 		})
 	}
 }
