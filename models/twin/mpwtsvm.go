@@ -412,6 +412,12 @@ type mpProblem struct {
 // newMP forms the matrices of problem (10) (sign = −1: planes of the own =
 // +1 class) or (11) (sign = +1) from augmented rows of both views.
 func newMP(augA, augB *mat.Dense, own []int, dA, dB []float64, other []int, fA, fB []float64, sign float64, cfg mpConfig) (*mpProblem, error) {
+	return newMPTick(augA, augB, own, dA, dB, other, fA, fB, sign, cfg, nil)
+}
+
+// newMPTick is newMP with tick called during the dense products (see
+// newSystemTick).
+func newMPTick(augA, augB *mat.Dense, own []int, dA, dB []float64, other []int, fA, fB []float64, sign float64, cfg mpConfig, tick func() error) (*mpProblem, error) {
 	m := len(other)
 	keep := func(f []float64) (kept, pos []int, rows []int) {
 		pos = make([]int, m)
@@ -427,7 +433,7 @@ func newMP(augA, augB *mat.Dense, own []int, dA, dB []float64, other []int, fA, 
 	}
 	keptA, posA, rowsA := keep(fA)
 	keptB, posB, rowsB := keep(fB)
-	sysA, err := newSystem(rowsOf(augA, own, 1), dA, rowsOf(augA, rowsA, sign), cfg.Eps)
+	sysA, err := newSystemTick(rowsOf(augA, own, 1), dA, rowsOf(augA, rowsA, sign), cfg.Eps, tick)
 	if err != nil {
 		return nil, fmt.Errorf("view A: %w", err)
 	}
@@ -435,7 +441,7 @@ func newMP(augA, augB *mat.Dense, own []int, dA, dB []float64, other []int, fA, 
 	for i, d := range dB {
 		wB[i] = cfg.GammaB * d
 	}
-	sysB, err := newSystem(rowsOf(augB, own, 1), wB, rowsOf(augB, rowsB, sign), cfg.Eps)
+	sysB, err := newSystemTick(rowsOf(augB, own, 1), wB, rowsOf(augB, rowsB, sign), cfg.Eps, tick)
 	if err != nil {
 		return nil, fmt.Errorf("view B: %w", err)
 	}
@@ -763,7 +769,10 @@ func fitMPWith(ctx context.Context, train *data.Dataset, y []float64, cfg mpConf
 	}
 	solve := func(own []int, dA, dB []float64, other []int, fA, fB []float64, sign float64, stage string, frac float64) (*mpSolved, error) {
 		opt.Report(model.Progress{Fraction: frac, Stage: stage, Message: "forming H₁, H₂"})
-		pb, err := newMP(augA, augB, own, dA, dB, other, fA, fB, sign, cfg)
+		pb, err := newMPTick(augA, augB, own, dA, dB, other, fA, fB, sign, cfg, func() error {
+			opt.Report(model.Progress{Fraction: frac, Stage: stage, Message: "forming H₁, H₂"})
+			return ctx.Err()
+		})
 		if err != nil {
 			return nil, err
 		}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"lupilab/models/data"
@@ -123,6 +125,21 @@ type system struct {
 }
 
 func newSystem(s *mat.Dense, w []float64, r *mat.Dense, eps float64) (*system, error) {
+	return newSystemTick(s, w, r, eps, nil)
+}
+
+// tickFlops is about how many multiply–adds newSystemTick does between two
+// calls of its tick (a few ms in the browser).
+const tickFlops = 1 << 20
+
+// newSystemTick is newSystem calling tick (when not nil) every ~tickFlops
+// of work and stopping at its first error (progress and cancellation for
+// the browser). The products are split into blocks of rows/columns; the
+// results are those of the unsplit products.
+func newSystemTick(s *mat.Dense, w []float64, r *mat.Dense, eps float64, tick func() error) (*system, error) {
+	if tick == nil {
+		tick = func() error { return nil }
+	}
 	l, p := s.Dims()
 	sw := mat.NewDense(l, p, nil)
 	for i := 0; i < l; i++ {
@@ -133,7 +150,17 @@ func newSystem(s *mat.Dense, w []float64, r *mat.Dense, eps float64) (*system, e
 		}
 	}
 	m := mat.NewSymDense(p, nil)
-	m.SymOuterK(1, sw.T())
+	mraw := m.RawSymmetric()
+	step := max(1, tickFlops/max(1, p*p/2))
+	for i0 := 0; i0 < l; i0 += step { // m = Σ over row blocks of swᵀsw
+		i1 := min(l, i0+step)
+		blk := sw.RawMatrix()
+		blk.Rows, blk.Data = i1-i0, blk.Data[i0*blk.Stride:]
+		blas64.Syrk(blas.Trans, 1, blk, 1, mraw)
+		if err := tick(); err != nil {
+			return nil, err
+		}
+	}
 	tr := 0.0
 	for i := 0; i < p; i++ {
 		tr += m.At(i, i)
@@ -157,20 +184,39 @@ func newSystem(s *mat.Dense, w []float64, r *mat.Dense, eps float64) (*system, e
 		}
 		ridge *= 10
 	}
-	var y mat.Dense
-	if err := ch.SolveTo(&y, r.T()); err != nil {
-		return nil, fmt.Errorf("solving with XᵀDX + εI: %w", err)
+	if err := tick(); err != nil {
+		return nil, err
 	}
 	mr, _ := r.Dims()
-	var h mat.Dense
-	h.Mul(r, &y)
+	y := mat.NewDense(p, mr, nil)
+	step = max(1, tickFlops/max(1, p*p))
+	for j0 := 0; j0 < mr; j0 += step { // y = (XᵀDX + εI)⁻¹rᵀ, a block of columns at a time
+		j1 := min(mr, j0+step)
+		var yb mat.Dense
+		if err := ch.SolveTo(&yb, r.Slice(j0, j1, 0, p).T()); err != nil {
+			return nil, fmt.Errorf("solving with XᵀDX + εI: %w", err)
+		}
+		y.Slice(0, p, j0, j1).(*mat.Dense).Copy(&yb)
+		if err := tick(); err != nil {
+			return nil, err
+		}
+	}
+	h := mat.NewDense(mr, mr, nil)
+	step = max(1, tickFlops/max(1, p*mr))
+	for i0 := 0; i0 < mr; i0 += step { // h = r·y, a block of rows at a time
+		i1 := min(mr, i0+step)
+		h.Slice(i0, i1, 0, mr).(*mat.Dense).Mul(r.Slice(i0, i1, 0, p), y)
+		if err := tick(); err != nil {
+			return nil, err
+		}
+	}
 	hs := mat.NewSymDense(mr, nil)
 	for i := 0; i < mr; i++ {
 		for j := i; j < mr; j++ {
 			hs.SetSym(i, j, 0.5*(h.At(i, j)+h.At(j, i)))
 		}
 	}
-	return &system{Y: &y, H: hs, Ridge: ridge, SW: sw, R: r}, nil
+	return &system{Y: y, H: hs, Ridge: ridge, SW: sw, R: r}, nil
 }
 
 // planeFrom returns u = Y·c.
