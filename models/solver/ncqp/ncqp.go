@@ -187,7 +187,18 @@ func Solve(ctx context.Context, pr *Problem, opt Options) (*Result, error) {
 			g = gradient(pr, x)
 		}
 		r := residual(x, g, groups)
+		work += n // the residual (and the periodic gradient, amortised)
+		if sweep%50 == 49 {
+			work += n * n
+		}
 		if r > tol && (sweep == 20 || sweep%200 == 199) {
+			nf := 0
+			for _, v := range x {
+				if v > 0 {
+					nf++
+				}
+			}
+			work += nf*nf*nf/3 + n*nf // the dense LU and the new gradient
 			if xp, gp, ok := polish(pr, groups, x); ok {
 				if rp := residual(xp, gp, groups); rp < r && objective(xp, gp, pr.P) <= objective(x, g, pr.P)+1e-12*(1+math.Abs(objective(x, g, pr.P))) {
 					x, g, r = xp, gp, rp
