@@ -139,7 +139,11 @@ func SolveSoft(ctx context.Context, pr *SoftProblem, opt Options) (*SoftResult, 
 		r := softResidual(pr, grp, x, g, sum)
 		work += n
 		if r > tol && (sweep == 10 || sweep%polishEvery == polishEvery-1) {
-			if xp, cost := softPolish(pr, grp, x, g, sum); xp != nil {
+			if xp, cost := softPolish(pr, grp, x, g, sum, func() {
+				if opt.Progress != nil {
+					opt.Progress(sweep, r)
+				}
+			}); xp != nil {
 				work += cost
 				sp := make([]float64, len(sum))
 				for gi, idx := range pr.Groups {
@@ -228,12 +232,12 @@ func softResidual(pr *SoftProblem, grp []int, x, g, sum []float64) float64 {
 // elsewhere. When the solution leaves x ≥ 0, the step from x towards it is
 // cut at the first bound it crosses, that variable leaves the free set and
 // the system is solved again (the classical primal active-set iteration, at
-// most polishRounds times); a cut step is kept only if the true objective
-// decreases. It returns nil when no step helps, and the work done in
+// most polishRounds times, with tick called after each factorisation); a
+// cut step is kept only if the true objective decreases. It returns nil when no step helps, and the work done in
 // multiply–adds. The caller keeps the point only if it lowers the
 // objective, or the residual without raising the objective (the problem is
 // convex, so this is a safe acceleration of the same method).
-func softPolish(pr *SoftProblem, grp []int, x, g, sum []float64) ([]float64, int) {
+func softPolish(pr *SoftProblem, grp []int, x, g, sum []float64, tick func()) ([]float64, int) {
 	var free []int
 	for i, v := range x {
 		if v > 0 {
@@ -267,6 +271,7 @@ func softPolish(pr *SoftProblem, grp []int, x, g, sum []float64) ([]float64, int
 	for round := 0; round < polishRounds && len(free) > 0; round++ {
 		sol, c := solvePattern(pr, grp, on, free)
 		cost += c
+		tick() // a dense factorisation: let the caller report progress
 		if sol == nil {
 			break
 		}
