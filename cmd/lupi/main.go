@@ -221,14 +221,7 @@ func align(ds, train *data.Dataset, trainDim, trainZDim int, sparse bool) (*data
 }
 
 // forPredict hides Z from models that may only use it while training.
-func forPredict(spec *model.Spec, ds *data.Dataset) *data.Dataset {
-	if spec.Z == model.ZView {
-		return ds
-	}
-	c := *ds
-	c.Z = nil
-	return &c
-}
+func forPredict(spec *model.Spec, ds *data.Dataset) *data.Dataset { return spec.ForPredict(ds) }
 
 func cmdFit(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := newFlags("fit")
@@ -328,14 +321,10 @@ func cmdFit(ctx context.Context, args []string, stdout io.Writer) error {
 	return writeJSON(stdout, out)
 }
 
+// compatible is model.Spec.CheckData with a hint on the file columns.
 func compatible(spec *model.Spec, ds *data.Dataset) error {
-	switch {
-	case spec.Task == model.MultiLabel && ds.Tags == nil:
-		return fmt.Errorf("%s predicts tag sets: the data has no tag columns (tag_*)", spec.Name)
-	case spec.Task != model.MultiLabel && ds.Y == nil:
-		return fmt.Errorf("%s is a classifier: the data has no class column (y or label)", spec.Name)
-	case spec.Z != model.ZNone && ds.Z == nil:
-		return fmt.Errorf("%s needs a second feature block (z_* columns, or -train-z for LIBSVM files)", spec.Name)
+	if err := spec.CheckData(ds); err != nil {
+		return fmt.Errorf("%w (columns: y or label for the class, x_* main, z_* second block, tag_* tags; -train-z for LIBSVM files)", err)
 	}
 	return nil
 }

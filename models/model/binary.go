@@ -331,25 +331,8 @@ func (c *Classifier) Predict(ds *data.Dataset) (*Prediction, error) {
 	return p, nil
 }
 
-// Subset returns the rows of ds listed in rows (X, Z, Y, Tags), sharing names
-// and classes.
-func Subset(ds *data.Dataset, rows []int) *data.Dataset {
-	out := *ds
-	out.X = pickRows(ds.X, rows)
-	if ds.Z != nil {
-		out.Z = pickRows(ds.Z, rows)
-	}
-	if ds.Tags != nil {
-		out.Tags = pickRows(ds.Tags, rows)
-	}
-	if ds.Y != nil {
-		out.Y = make([]int, len(rows))
-		for i, r := range rows {
-			out.Y[i] = ds.Y[r]
-		}
-	}
-	return &out
-}
+// Subset returns the rows of ds listed in rows (see data.Subset).
+func Subset(ds *data.Dataset, rows []int) *data.Dataset { return data.Subset(ds, rows) }
 
 func sortInts(a []int) {
 	for i := 1; i < len(a); i++ {

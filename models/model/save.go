@@ -130,12 +130,3 @@ func (m *Matrix) Dense() (*mat.Dense, error) {
 	}
 	return mat.NewDense(m.Rows, m.Cols, append([]float64(nil), m.Data...)), nil
 }
-
-func pickRows(m *mat.Dense, rows []int) *mat.Dense {
-	_, c := m.Dims()
-	out := mat.NewDense(len(rows), c, nil)
-	for i, r := range rows {
-		out.SetRow(i, m.RawRowView(r))
-	}
-	return out
-}

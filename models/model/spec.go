@@ -307,3 +307,31 @@ func (v Values) Clone() Values {
 	}
 	return out
 }
+
+// CheckData says whether the model can use a dataset: tags for multi-label
+// models, class labels for classifiers, the second block for models that
+// need privileged features or a second view.
+func (s *Spec) CheckData(ds *data.Dataset) error {
+	switch {
+	case ds == nil:
+		return data.ErrNoData
+	case s.Task == MultiLabel && ds.Tags == nil:
+		return fmt.Errorf("%s predicts tag sets: the data has no tags", s.Name)
+	case s.Task != MultiLabel && ds.Y == nil:
+		return fmt.Errorf("%s is a classifier: the data has no class labels", s.Name)
+	case s.Z != ZNone && ds.Z == nil:
+		return fmt.Errorf("%s needs a second feature block (privileged features or view B): the data has none", s.Name)
+	}
+	return nil
+}
+
+// ForPredict returns ds as the model may see it at test time: models that
+// use Z only while training (privileged information) never see it.
+func (s *Spec) ForPredict(ds *data.Dataset) *data.Dataset {
+	if s.Z == ZView || ds.Z == nil {
+		return ds
+	}
+	c := *ds
+	c.Z = nil
+	return &c
+}

@@ -187,31 +187,12 @@ func (o *Outcome) finish(gridSize int) error {
 	return o.plot(gridSize)
 }
 
-// Compatible says whether a model can run on a dataset.
-func Compatible(spec *model.Spec, ds *data.Dataset) error {
-	if ds == nil {
-		return errors.New("no dataset")
-	}
-	switch {
-	case spec.Task == model.MultiLabel && ds.Tags == nil:
-		return fmt.Errorf("%s predicts tag sets: choose a multi-label dataset", spec.Name)
-	case spec.Task != model.MultiLabel && ds.Y == nil:
-		return fmt.Errorf("%s is a classifier: choose a dataset with class labels", spec.Name)
-	case spec.Z != model.ZNone && ds.Z == nil:
-		return fmt.Errorf("%s needs a second feature block (privileged features or view B): this dataset has none", spec.Name)
-	}
-	return nil
-}
+// Compatible says whether a model can run on a dataset (see
+// model.Spec.CheckData).
+func Compatible(spec *model.Spec, ds *data.Dataset) error { return spec.CheckData(ds) }
 
 // forPredict hides Z from models that may only use it while training.
-func forPredict(spec *model.Spec, ds *data.Dataset) *data.Dataset {
-	if spec.Z == model.ZView {
-		return ds
-	}
-	c := *ds
-	c.Z = nil
-	return &c
-}
+func forPredict(spec *model.Spec, ds *data.Dataset) *data.Dataset { return spec.ForPredict(ds) }
 
 func (o *Outcome) plot(size int) error {
 	if o.Train.Dim() == 2 {
