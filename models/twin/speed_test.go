@@ -62,7 +62,7 @@ func BenchmarkMPWTSVMSpeed(b *testing.B) {
 			b.ReportMetric(float64(gap.Microseconds())/1e3, "maxgap-ms")
 			b.ReportMetric(r.Objective, "objective")
 			b.ReportMetric(float64(r.Iterations), "steps")
-			for _, k := range []string{"ccp_steps", "rounds_10", "rounds_11"} {
+			for _, k := range []string{"ccp_steps", "steps_in_6n", "rounds_10", "rounds_11"} {
 				if v, ok := r.Extras[k]; ok {
 					b.ReportMetric(v, k)
 				}
