@@ -407,6 +407,7 @@ type mpProblem struct {
 	fA, fB     []float64
 	m          int
 	cfg        mpConfig
+	cache      *ncqp.SoftCache // polish factorisation, shared by the majorisation steps (same H, groups, ρ)
 }
 
 // newMP forms the matrices of problem (10) (sign = −1: planes of the own =
@@ -457,7 +458,7 @@ func newMPTick(augA, augB *mat.Dense, own []int, dA, dB []float64, other []int, 
 	}
 	op.dim = off
 	op.prepare()
-	return &mpProblem{op: op, sysA: sysA, sysB: sysB, fA: fA, fB: fB, m: m, cfg: cfg}, nil
+	return &mpProblem{op: op, sysA: sysA, sysB: sysB, fA: fA, fB: fB, m: m, cfg: cfg, cache: &ncqp.SoftCache{}}, nil
 }
 
 // dualC0 returns (31) at C = 0, the exact convex dual of (10) then:
@@ -556,7 +557,7 @@ func (pb *mpProblem) primal(uA, uB, xiA, xiB []float64) float64 {
 // the boxes of (31) become soft, and ψ' is the new slack.
 func (pb *mpProblem) soft(xiA, xiB, warm []float64) *ncqp.SoftProblem {
 	op := pb.op
-	sp := &ncqp.SoftProblem{H: op, P: make([]float64, op.dim), Rho: pb.cfg.C, X0: warm}
+	sp := &ncqp.SoftProblem{H: op, P: make([]float64, op.dim), Rho: pb.cfg.C, X0: warm, Cache: pb.cache}
 	for j := 0; j < pb.m; j++ {
 		sp.P[op.idx(blkAlphaA, j)] = -pb.fA[j]
 		sp.P[op.idx(blkAlphaB, j)] = -pb.fB[j]

@@ -28,6 +28,33 @@ type SoftProblem struct {
 	Xi0    []float64 // ξ⁰_g ≥ 0
 	Rho    float64   // ρ > 0
 	X0     []float64 // optional warm start (clipped at 0)
+	// Cache, when not nil, keeps the last factorisation of the active-set
+	// polish for reuse: the pattern matrix depends only on H, ρ and the
+	// pattern, so a sequence of problems with the same H, Groups and Rho
+	// (MPWTSVM's majorisation steps) may share one Cache; problems that
+	// differ in those must not.
+	Cache *SoftCache
+}
+
+// SoftCache holds a factorised pattern system of SolveSoft's polish (see
+// SoftProblem.Cache). The zero value is empty.
+type SoftCache struct {
+	free []int
+	on   []bool
+	kd   []float64         // the pattern matrix
+	u    blas64.Triangular // Cholesky factor of kd + δI
+}
+
+func (c *SoftCache) matches(free []int, on []bool) bool {
+	if c.kd == nil || len(free) != len(c.free) {
+		return false
+	}
+	for a := range free {
+		if free[a] != c.free[a] || on[a] != c.on[a] {
+			return false
+		}
+	}
+	return true
 }
 
 // SoftResult is the minimiser of a SoftProblem.
@@ -327,39 +354,55 @@ const polishRounds = 6
 // direction along which the model keeps decreasing until a bound stops it.
 func solvePattern(pr *SoftProblem, grp []int, on []bool, free []int) ([]float64, int) {
 	nf := len(free)
-	kd := make([]float64, nf*nf)
 	rhs := make([]float64, nf)
+	onF := make([]bool, nf)
 	for a, i := range free {
 		gi := grp[i]
-		row := kd[a*nf : (a+1)*nf]
-		for b, j := range free {
-			v := pr.H.At(i, j)
-			if gi >= 0 && on[gi] && grp[j] == gi {
-				v += 1 / pr.Rho
-			}
-			row[b] = v
-		}
+		onF[a] = gi >= 0 && on[gi]
 		r := -pr.P[i]
-		if gi >= 0 && on[gi] {
+		if onF[a] {
 			r += -pr.Xi0[gi] + pr.C[gi]/pr.Rho
 		}
 		rhs[a] = r
 	}
-	cost := nf*nf*nf/6 + nf*nf
-	dmax := 0.0
-	for a := 0; a < nf; a++ {
-		dmax = math.Max(dmax, kd[a*nf+a])
-	}
-	delta := 1e-10 * math.Max(dmax, 1e-300)
-	kreg := append([]float64(nil), kd...)
-	for a := 0; a < nf; a++ {
-		kreg[a*nf+a] += delta
-	}
-	// Raw LAPACK/BLAS: Cholesky without mat's condition estimate, and
-	// triangular solves with one right-hand side (Trsv, not Trsm).
-	u, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: nf, Stride: nf, Data: kreg})
-	if !ok {
-		return nil, cost
+	cost := 0
+	var kd []float64
+	var u blas64.Triangular
+	if c := pr.Cache; c != nil && c.matches(free, onF) {
+		kd, u = c.kd, c.u // same pattern as a previous solve: same matrix
+	} else {
+		kd = make([]float64, nf*nf)
+		for a, i := range free {
+			gi := grp[i]
+			row := kd[a*nf : (a+1)*nf]
+			for b, j := range free {
+				v := pr.H.At(i, j)
+				if onF[a] && grp[j] == gi {
+					v += 1 / pr.Rho
+				}
+				row[b] = v
+			}
+		}
+		cost += nf*nf*nf/6 + nf*nf
+		dmax := 0.0
+		for a := 0; a < nf; a++ {
+			dmax = math.Max(dmax, kd[a*nf+a])
+		}
+		delta := 1e-10 * math.Max(dmax, 1e-300)
+		kreg := append([]float64(nil), kd...)
+		for a := 0; a < nf; a++ {
+			kreg[a*nf+a] += delta
+		}
+		// Raw LAPACK/BLAS: Cholesky without mat's condition estimate, and
+		// triangular solves with one right-hand side (Trsv, not Trsm).
+		var ok bool
+		u, ok = lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: nf, Stride: nf, Data: kreg})
+		if !ok {
+			return nil, cost
+		}
+		if c := pr.Cache; c != nil {
+			c.free, c.on, c.kd, c.u = append(c.free[:0], free...), onF, kd, u
+		}
 	}
 	solveU := func(v []float64) { // v ← (UᵀU)⁻¹v
 		x := blas64.Vector{N: nf, Inc: 1, Data: v}
