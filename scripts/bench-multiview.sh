@@ -14,6 +14,17 @@ cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# MCPK speed with default parameters on twoview2d (n = 70, 140, 200): time
+# per fit, largest gap between progress callbacks, objective, steps.
+# BENCH_WASM=1 also runs n = 70 under GOOS=js GOARCH=wasm (Node).
+echo "== MCPK speed, twoview2d, default parameters (native)"
+go test -run '^$' -bench MCPKSpeed -benchtime 1x -count=1 ./models/multiview | grep -E '^Benchmark|objective'
+if [ -n "${BENCH_WASM:-}" ]; then
+	echo "== the same in wasm (n = 70)"
+	GOOS=js GOARCH=wasm go test -exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec" -run '^$' -bench 'MCPKSpeed/n=70$' -benchtime 1x -count=1 ./models/multiview | grep -E '^Benchmark|objective'
+fi
+echo
+
 echo "== Go: one fit per model and task (go test -bench BenchmarkFit ./models/multiview)"
 go test -run '^$' -bench BenchmarkFit -benchtime 1x ./models/multiview | tee "$tmp/go.txt" | grep -E '^Benchmark|^ok'
 
