@@ -749,7 +749,10 @@ func fitMPWith(ctx context.Context, train *data.Dataset, y []float64, cfg mpConf
 		}
 	}
 	opt.Report(model.Progress{Fraction: 0, Message: "k-nearest-neighbour graphs of both views"})
-	distA, distB := sqDist(train.X), sqDist(train.Z)
+	distA := sqDist(train.X)
+	opt.Report(model.Progress{Fraction: 0, Message: "k-nearest-neighbour graphs of both views"})
+	distB := sqDist(train.Z)
+	opt.Report(model.Progress{Fraction: 0, Message: "k-nearest-neighbour graphs of both views"})
 	k := cfg.K
 	// Problem (10): own = positives; (11): own = negatives.
 	dAp, dBp := withinWeights(distA, pos, k), withinWeights(distB, pos, k)
@@ -759,11 +762,13 @@ func fitMPWith(ctx context.Context, train *data.Dataset, y []float64, cfg mpConf
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	opt.Report(model.Progress{Fraction: 0, Message: "kernel features"})
 	featA, featB := newFeatures(cfg.Kernel, train.X), newFeatures(cfg.Kernel, train.Z)
 	augA, err := featA.augment(train.X)
 	if err != nil {
 		return nil, err
 	}
+	opt.Report(model.Progress{Fraction: 0, Message: "kernel features"})
 	augB, err := featB.augment(train.Z)
 	if err != nil {
 		return nil, err

@@ -296,7 +296,7 @@ func softPolish(pr *SoftProblem, grp []int, x, g, sum []float64, tick func()) ([
 		return softObjective(pr, xp, gradientOf(pr.H, pr.P, xp), sp)
 	}
 	for round := 0; round < polishRounds && len(free) > 0; round++ {
-		sol, c := solvePattern(pr, grp, on, free)
+		sol, c := solvePattern(pr, grp, on, free, tick)
 		cost += c
 		tick() // a dense factorisation: let the caller report progress
 		if sol == nil {
@@ -343,6 +343,36 @@ func softPolish(pr *SoftProblem, grp []int, x, g, sum []float64, tick func()) ([
 	return nil, cost
 }
 
+// cholBlock is the block size of cholTick.
+const cholBlock = 48
+
+// cholTick overwrites the upper triangle of the row-major n×n matrix a with
+// its Cholesky factor U (a = UᵀU), by a right-looking blocked algorithm
+// (Potrf on a diagonal block, Trsm on its row panel, Syrk on the trailing
+// matrix) calling tick between blocks, so that a browser caller can yield
+// during a large factorisation. It reports false when a is not positive
+// definite.
+func cholTick(a []float64, n int, tick func()) bool {
+	for k0 := 0; k0 < n; k0 += cholBlock {
+		k1 := min(n, k0+cholBlock)
+		d := blas64.Symmetric{Uplo: blas.Upper, N: k1 - k0, Stride: n, Data: a[k0*n+k0:]}
+		ukk, ok := lapack64.Potrf(d)
+		if !ok {
+			return false
+		}
+		if k1 < n {
+			panel := blas64.General{Rows: k1 - k0, Cols: n - k1, Stride: n, Data: a[k0*n+k1:]}
+			blas64.Trsm(blas.Left, blas.Trans, 1, ukk, panel)
+			trail := blas64.Symmetric{Uplo: blas.Upper, N: n - k1, Stride: n, Data: a[k1*n+k1:]}
+			blas64.Syrk(blas.Trans, -1, panel, 1, trail)
+		}
+		if tick != nil && n > cholBlock {
+			tick()
+		}
+	}
+	return true
+}
+
 // polishRounds bounds the active-set iterations of one softPolish.
 const polishRounds = 6
 
@@ -352,7 +382,7 @@ const polishRounds = 6
 // is factorised with a tiny ridge δ and refined against the unregularised
 // matrix; the step then minimises the model on its range, or follows a
 // direction along which the model keeps decreasing until a bound stops it.
-func solvePattern(pr *SoftProblem, grp []int, on []bool, free []int) ([]float64, int) {
+func solvePattern(pr *SoftProblem, grp []int, on []bool, free []int, tick func()) ([]float64, int) {
 	nf := len(free)
 	rhs := make([]float64, nf)
 	onF := make([]bool, nf)
@@ -395,11 +425,10 @@ func solvePattern(pr *SoftProblem, grp []int, on []bool, free []int) ([]float64,
 		}
 		// Raw LAPACK/BLAS: Cholesky without mat's condition estimate, and
 		// triangular solves with one right-hand side (Trsv, not Trsm).
-		var ok bool
-		u, ok = lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: nf, Stride: nf, Data: kreg})
-		if !ok {
+		if !cholTick(kreg, nf, tick) {
 			return nil, cost
 		}
+		u = blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: nf, Stride: nf, Data: kreg}
 		if c := pr.Cache; c != nil {
 			c.free, c.on, c.kd, c.u = append(c.free[:0], free...), onF, kd, u
 		}
