@@ -199,7 +199,11 @@ func Solve(ctx context.Context, pr *Problem, opt Options) (*Result, error) {
 				}
 			}
 			work += nf*nf*nf/3 + n*nf // the dense LU and the new gradient
-			if xp, gp, ok := polish(pr, groups, x); ok {
+			if xp, gp, ok := polish(pr, groups, x, func() {
+				if opt.Progress != nil {
+					opt.Progress(sweep, r)
+				}
+			}); ok {
 				if rp := residual(xp, gp, groups); rp < r && objective(xp, gp, pr.P) <= objective(x, g, pr.P)+1e-12*(1+math.Abs(objective(x, g, pr.P))) {
 					x, g, r = xp, gp, rp
 					res.Polished++
@@ -243,12 +247,12 @@ func objective(x, g, p []float64) float64 {
 //
 //	[H_FF A_Fᵀ; A_F 0] (x_F, θ) = (−p_F, b_A)
 //
-// by LU. ok is false when the system is singular or the result is
+// by LU (luTick: tick between panels). ok is false when the system is singular or the result is
 // infeasible or has a negative multiplier; the caller keeps it only when it
 // lowers both the KKT residual and the objective (so descent is preserved).
 // Coordinate descent identifies the active set long before it converges on
 // ill-conditioned problems (kernel twin SVMs), which is when this pays off.
-func polish(pr *Problem, groups []group, x []float64) (xp, gp []float64, ok bool) {
+func polish(pr *Problem, groups []group, x []float64, tick func()) (xp, gp []float64, ok bool) {
 	var free []int
 	for i, v := range x {
 		if v > 0 {
@@ -277,32 +281,30 @@ func polish(pr *Problem, groups []group, x []float64) (xp, gp []float64, ok bool
 	if nf == 0 || nf+na > 600 { // bounded: one dense LU must stay short (the browser waits on it)
 		return nil, nil, false
 	}
-	k := mat.NewDense(nf+na, nf+na, nil)
-	rhs := mat.NewVecDense(nf+na, nil)
+	nk := nf + na
+	kd := make([]float64, nk*nk)
+	rhs := make([]float64, nk)
 	for a, i := range free {
 		for b, j := range free {
-			k.Set(a, b, pr.H.At(i, j))
+			kd[a*nk+b] = pr.H.At(i, j)
 		}
-		rhs.SetVec(a, -pr.P[i])
+		rhs[a] = -pr.P[i]
 	}
 	for r, gr := range active {
 		for t, i := range gr.idx {
 			if c, ok := pos[i]; ok {
-				k.Set(nf+r, c, gr.coef[t])
-				k.Set(c, nf+r, gr.coef[t])
+				kd[(nf+r)*nk+c] = gr.coef[t]
+				kd[c*nk+nf+r] = gr.coef[t]
 			}
 		}
-		rhs.SetVec(nf+r, gr.b)
+		rhs[nf+r] = gr.b
 	}
-	var lu mat.LU
-	lu.Factorize(k)
-	if lu.Det() == 0 {
+	ipiv := make([]int, nk)
+	if !luTick(kd, nk, ipiv, tick) {
 		return nil, nil, false
 	}
-	var sol mat.VecDense
-	if err := lu.SolveVecTo(&sol, false, rhs); err != nil {
-		return nil, nil, false
-	}
+	luSolve(kd, nk, ipiv, rhs)
+	sol := mat.NewVecDense(nk, rhs)
 	xp = make([]float64, len(x))
 	for a, i := range free {
 		v := sol.AtVec(a)
