@@ -61,7 +61,7 @@ var paperTable3 = struct {
 	chi2:    "222.11", p: "2.2e-16", q: "2.949", cd: "1.343", n: "45",
 }
 
-const paper001 = "Xu & Wang, \"Multi-view learning with privileged weighted twin support vector machine\" (paper 001 in ../shared/papers), section 5 and Table 3"
+const paper001 = "R. Xu, H. Wang: Multi-view learning with privileged weighted twin support vector machine (arXiv:2201.11306, 2022), section 5 and Table 3"
 
 func init() {
 	experiment.Register(&experiment.Experiment{

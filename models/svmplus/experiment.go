@@ -77,6 +77,10 @@ func baseValues(s *model.Spec, maxIter int) model.Values {
 	if s.Param("multiclass") != nil {
 		v["multiclass"] = "ovr"
 	}
+	// SVM-2K as paper 000 uses it: Z is privileged, so predict from view A.
+	if s.Param("rule") != nil {
+		v["rule"] = "A"
+	}
 	return v
 }
 
