@@ -12,6 +12,10 @@ import (
 // luBlock is the panel width of luTick.
 const luBlock = 48
 
+// tickWork is about how many multiply–adds the blocked factorisations do
+// between two ticks (a few ms in the browser).
+var tickWork = 1 << 20
+
 // luTick is a dense LU factorisation with partial pivoting, PA = LU, of the
 // row-major n×n matrix a (overwritten by L and U), computed by the usual
 // right-looking blocked algorithm (Dgetrf on a panel, row swaps, Dtrsm,
@@ -37,7 +41,16 @@ func luTick(a []float64, n int, ipiv []int, tick func()) bool {
 		if k1 < n {
 			impl.Dlaswp(n-k1, a[k0*n+k1:], n, 0, w-1, piv, 1)
 			bl.Dtrsm(blas.Left, blas.Lower, blas.NoTrans, blas.Unit, w, n-k1, 1, a[k0*n+k0:], n, a[k0*n+k1:], n)
-			bl.Dgemm(blas.NoTrans, blas.NoTrans, n-k1, n-k1, w, -1, a[k1*n+k0:], n, a[k0*n+k1:], n, 1, a[k1*n+k1:], n)
+			// Trailing update A22 −= L21·U12 in column chunks of about
+			// tickWork multiply–adds each, with a tick after each chunk.
+			step := max(8, tickWork/max(1, (n-k1)*w))
+			for j0 := k1; j0 < n; j0 += step {
+				j1 := min(n, j0+step)
+				bl.Dgemm(blas.NoTrans, blas.NoTrans, n-k1, j1-j0, w, -1, a[k1*n+k0:], n, a[k0*n+j0:], n, 1, a[k1*n+j0:], n)
+				if tick != nil && j1 < n {
+					tick()
+				}
+			}
 		}
 		for i := range piv {
 			piv[i] += k0

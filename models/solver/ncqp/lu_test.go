@@ -11,6 +11,14 @@ import (
 // luTick/luSolve (blocked, with ticks) against mat.LU on matrices that span
 // several panels, and cholTick against mat.Cholesky.
 func TestBlockedFactorisations(t *testing.T) {
+	defer func(w int) { tickWork = w }(tickWork)
+	for _, w := range []int{1 << 20, 500} { // 500: chunked trailing updates
+		tickWork = w
+		testBlocked(t)
+	}
+}
+
+func testBlocked(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{1, 5, luBlock, luBlock + 1, 2*luBlock + 17} {
 		a := make([]float64, n*n)

@@ -361,10 +361,23 @@ func cholTick(a []float64, n int, tick func()) bool {
 			return false
 		}
 		if k1 < n {
-			panel := blas64.General{Rows: k1 - k0, Cols: n - k1, Stride: n, Data: a[k0*n+k1:]}
-			blas64.Trsm(blas.Left, blas.Trans, 1, ukk, panel)
-			trail := blas64.Symmetric{Uplo: blas.Upper, N: n - k1, Stride: n, Data: a[k1*n+k1:]}
-			blas64.Syrk(blas.Trans, -1, panel, 1, trail)
+			blas64.Trsm(blas.Left, blas.Trans, 1, ukk, blas64.General{Rows: k1 - k0, Cols: n - k1, Stride: n, Data: a[k0*n+k1:]})
+			// Trailing update A22 −= PᵀP (upper triangle) in column chunks of
+			// about tickWork multiply–adds, with a tick after each chunk.
+			w := k1 - k0
+			step := max(8, tickWork/max(1, (n-k1)*w))
+			for j0 := k1; j0 < n; j0 += step {
+				j1 := min(n, j0+step)
+				pj := blas64.General{Rows: w, Cols: j1 - j0, Stride: n, Data: a[k0*n+j0:]}
+				if j0 > k1 {
+					pl := blas64.General{Rows: w, Cols: j0 - k1, Stride: n, Data: a[k0*n+k1:]}
+					blas64.Gemm(blas.Trans, blas.NoTrans, -1, pl, pj, 1, blas64.General{Rows: j0 - k1, Cols: j1 - j0, Stride: n, Data: a[k1*n+j0:]})
+				}
+				blas64.Syrk(blas.Trans, -1, pj, 1, blas64.Symmetric{Uplo: blas.Upper, N: j1 - j0, Stride: n, Data: a[j0*n+j0:]})
+				if tick != nil && j1 < n {
+					tick()
+				}
+			}
 		}
 		if tick != nil && n > cholBlock {
 			tick()
