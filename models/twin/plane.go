@@ -12,6 +12,7 @@ import (
 	"lupilab/models/data"
 	"lupilab/models/kernel"
 	"lupilab/models/model"
+	"lupilab/models/solver/ncqp"
 )
 
 // features maps rows of one view to the augmented vectors the twin problems
@@ -176,7 +177,20 @@ func newSystemTick(s *mat.Dense, w []float64, r *mat.Dense, eps float64, tick fu
 		for i := 0; i < p; i++ {
 			mr.SetSym(i, i, mr.At(i, i)+ridge)
 		}
-		if ch.Factorize(mr) {
+		// Blocked Cholesky with ticks (the browser yields in them), then
+		// handed to mat.Cholesky for the solves.
+		raw := mr.RawSymmetric()
+		var tickErr error
+		ok := ncqp.CholeskyTick(raw.Data, p, func() {
+			if tickErr == nil {
+				tickErr = tick()
+			}
+		})
+		if tickErr != nil {
+			return nil, tickErr
+		}
+		if ok {
+			ch.SetFromU(mat.NewTriDense(p, mat.Upper, raw.Data))
 			break
 		}
 		if try == 8 {

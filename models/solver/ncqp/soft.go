@@ -353,6 +353,14 @@ const cholBlock = 48
 // during a large factorisation. It reports false when a is not positive
 // definite.
 func cholTick(a []float64, n int, tick func()) bool {
+	return CholeskyTick(a, n, tick)
+}
+
+// CholeskyTick overwrites the upper triangle of the row-major n×n symmetric
+// matrix a (upper triangle read) with its Cholesky factor U, a = UᵀU, calling
+// tick (when not nil) about every million multiply–adds; false when a is not
+// positive definite. The strict lower triangle is left as it was.
+func CholeskyTick(a []float64, n int, tick func()) bool {
 	for k0 := 0; k0 < n; k0 += cholBlock {
 		k1 := min(n, k0+cholBlock)
 		d := blas64.Symmetric{Uplo: blas.Upper, N: k1 - k0, Stride: n, Data: a[k0*n+k0:]}
