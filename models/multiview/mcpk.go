@@ -183,10 +183,12 @@ func fitMCPK(ctx context.Context, train *data.Dataset, y []float64, v model.Valu
 			b5.ineq([]int{n + i, 3*n + i, 4*n + i}, []float64{1, 1, -ht}, p.cb+h*delta)
 		}
 		stage := fmt.Sprintf("MCPK convex–concave step %d", it+1)
+		opt.Report(model.Progress{Fraction: -1, Stage: stage})
 		res, err := solveQP(ctx, b5.problem(), opt, stage, qpTol)
 		if err != nil {
 			return nil, err
 		}
+		opt.Report(model.Progress{Fraction: -1, Stage: stage, Message: "solved"})
 		S1, S2 := SA5, SB5
 		if !res.Converged {
 			fallbacks++

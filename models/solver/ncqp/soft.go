@@ -293,7 +293,9 @@ func softPolish(pr *SoftProblem, grp []int, x, g, sum []float64, tick func()) ([
 			}
 		}
 		cost += len(xp) * len(free)
-		return softObjective(pr, xp, gradientOf(pr.H, pr.P, xp), sp)
+		f := softObjective(pr, xp, gradientOf(pr.H, pr.P, xp), sp)
+		tick()
+		return f
 	}
 	for round := 0; round < polishRounds && len(free) > 0; round++ {
 		sol, c := solvePattern(pr, grp, on, free, tick)
@@ -423,6 +425,7 @@ func solvePattern(pr *SoftProblem, grp []int, on []bool, free []int, tick func()
 		kd, u = c.kd, c.u // same pattern as a previous solve: same matrix
 	} else {
 		kd = make([]float64, nf*nf)
+		done := 0
 		for a, i := range free {
 			gi := grp[i]
 			row := kd[a*nf : (a+1)*nf]
@@ -432,6 +435,10 @@ func solvePattern(pr *SoftProblem, grp []int, on []bool, free []int, tick func()
 					v += 1 / pr.Rho
 				}
 				row[b] = v
+			}
+			if done += nf; done > tickWork/8 && tick != nil { // At is costly: tick more often
+				done = 0
+				tick()
 			}
 		}
 		cost += nf*nf*nf/6 + nf*nf
