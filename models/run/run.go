@@ -65,8 +65,7 @@ type Outcome struct {
 	// "A-", "B+", "B-"); nil for other models.
 	Planes map[string][]float64
 
-	predictSeconds float64 // time to predict the train and test rows
-	progress       func(model.Progress)
+	progress func(model.Progress)
 }
 
 // tick reports drawing progress between chunks of the decision grid.
@@ -173,14 +172,12 @@ func (o *Outcome) finish(gridSize int) error {
 	if o.Report == nil {
 		o.Report = &model.Report{Model: o.Spec.ID}
 	}
-	start := time.Now()
 	if o.TrainPred, err = model.PredictChunked(o.Fitted, forPredict(o.Spec, o.Train), o.tick); err != nil {
 		return err
 	}
 	if o.TestPred, err = model.PredictChunked(o.Fitted, forPredict(o.Spec, o.Test), o.tick); err != nil {
 		return err
 	}
-	o.predictSeconds = time.Since(start).Seconds()
 	if err := o.score(); err != nil {
 		return err
 	}
@@ -295,16 +292,25 @@ func (o *Outcome) planes(g viz.Grid) error {
 // expansions) get a coarser grid rather than a frozen page.
 var GridBudget = 700 * time.Millisecond
 
-// gridSide picks the grid resolution: it times the prediction of the test
-// rows (already done, so nothing extra), extrapolates to the grid and
-// shrinks the side until the estimate fits GridBudget (never below 48).
+// gridSide picks the grid resolution: it times the prediction of a probe of
+// 32×32 grid points, extrapolates to the full grid and shrinks the side until
+// the estimate fits GridBudget (never below 48).
 func (o *Outcome) gridSide(size int) int {
-	n := o.Test.Rows() + o.Train.Rows()
-	if n == 0 || o.predictSeconds <= 0 {
+	g, err := viz.BoundsOf(32, 32, 0.08, o.TrainXY, o.TestXY)
+	if err != nil || size <= 48 {
 		return size
 	}
-	perRow := o.predictSeconds / float64(n)
-	for size > 48 && perRow*float64(size*size) > GridBudget.Seconds() {
+	pts := g.Points()
+	probe := &data.Dataset{X: pts, Classes: o.Train.Classes}
+	if o.Spec.Z == model.ZView {
+		probe.Z = pts
+	}
+	start := time.Now()
+	if _, err := model.PredictChunked(o.Fitted, probe, o.tick); err != nil {
+		return size // the real evaluation will report the error
+	}
+	perPoint := time.Since(start).Seconds() / float64(32*32)
+	for size > 48 && perPoint*float64(size*size) > GridBudget.Seconds() {
 		size = size * 4 / 5
 	}
 	return size
