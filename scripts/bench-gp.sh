@@ -4,15 +4,26 @@
 # the GPC+/GPC ratios of wall time, CPU time (steadier on a shared machine)
 # and sweeps per size.
 #   BenchmarkEP:  one EP run at fixed hyper-parameters (optimize=false)
-#   BenchmarkFit: full training with type-II ML (L-BFGS, no restarts)
+#   BenchmarkFit: full training with type-II ML (gonum/optimize L-BFGS, no restarts)
+# then BenchmarkPredictGrid (40 000-point grid, n = 70 and 400).
 # Usage: scripts/bench-gp.sh [sizes-regexp] [benchtime]   e.g. scripts/bench-gp.sh '100|200' 2x
+# GP_BENCH_WASM=1 runs the same benchmarks as WebAssembly under node
+# (GOOS=js GOARCH=wasm, go_js_wasm_exec); there cpu-ms/op is not available and
+# the ratios use wall time.
 set -eu
 cd "$(dirname "$0")/.."
 sizes=${1:-100|200|400|800}
 bt=${2:-1x}
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-go test -run '^$' -bench "^Benchmark(EP|Fit)$/^gpc(plus)?$/^n=($sizes)$" -benchtime "$bt" -timeout 60m ./models/gp/ | tee "$out"
+if [ "${GP_BENCH_WASM:-}" = 1 ]; then
+  export GOOS=js GOARCH=wasm
+  set -- -exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec"
+else
+  set --
+fi
+go test "$@" -run '^$' -bench "^Benchmark(EP|Fit)$/^gpc(plus)?$/^n=($sizes)$" -benchtime "$bt" -timeout 60m ./models/gp/ | tee "$out"
+go test "$@" -run '^$' -bench "^BenchmarkPredictGrid$" -benchtime 2x -timeout 60m ./models/gp/ | grep '^Benchmark' || true
 echo
 echo "GPC+ / GPC ratios (time, EP sweeps):"
 awk '/^Benchmark/ {

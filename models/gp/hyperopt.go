@@ -203,6 +203,7 @@ func optimizeHyper(ctx context.Context, hs hyperSearch, ev evidenceFunc, tick fu
 				// GPC+ about 40 % more evaluations for changes < 1e-6.)
 				Converger:       &flatConverge{FunctionConverge: optimize.FunctionConverge{Absolute: 1e-6, Relative: 1e-6, Iterations: 2}, gmax: 1e-3},
 				MajorIterations: maxIter,
+				FuncEvaluations: 3 * maxIter,
 			}
 			// A line search that fails on the slightly noisy EP evidence (or on a
 			// poor curvature memory near a bound) ends a run; L-BFGS is then
@@ -212,7 +213,7 @@ func optimizeHyper(ctx context.Context, hs hyperSearch, ev evidenceFunc, tick fu
 			phaseConverged := false
 			for run := 0; run < 3; run++ {
 				fStart, _ := eval(x0)
-				res, err := optimize.Minimize(prob, x0, settings, &optimize.LBFGS{Store: 7})
+				res, err := optimize.Minimize(prob, x0, settings, &optimize.LBFGS{Store: 7, Linesearcher: &optimize.MoreThuente{}})
 				if cerr := ctx.Err(); cerr != nil {
 					return nil, cerr
 				}
