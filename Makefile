@@ -14,7 +14,7 @@ FUZZTIME ?= 10m
 BROTLI_Q ?= 11
 
 .PHONY: all run server wasm static test deps lint unit fuzz-short browser bench bench-svm bench-svmplus \
-        bench-gp bench-joint bench-twin bench-multiview bench-qp bench-web fixtures-qp fuzz load datasets clean
+        bench-gp bench-joint bench-twin bench-multiview bench-qp bench-gp-wasm bench-web fixtures-qp fuzz load datasets clean
 
 all: wasm server
 
@@ -78,6 +78,8 @@ bench-svmplus:
 	bash scripts/bench-svmplus.sh
 bench-gp:
 	bash scripts/bench-gp.sh
+bench-gp-wasm:
+	GP_BENCH_WASM=1 bash scripts/bench-gp.sh 100
 bench-joint:
 	bash scripts/bench-joint.sh
 bench-twin:

@@ -56,15 +56,6 @@ func (k seKernel) gram(X *mat.Dense) *mat.SymDense {
 	return K
 }
 
-// cross returns K(X, Xs), n×m.
-func (k seKernel) cross(X, Xs *mat.Dense) *mat.Dense {
-	n, _ := X.Dims()
-	m, _ := Xs.Dims()
-	out := mat.NewDense(n, m, nil)
-	k.crossTo(out, X, Xs)
-	return out
-}
-
 // crossTo writes K(X, Xs) into out (n×m).
 func (k seKernel) crossTo(out, X, Xs *mat.Dense) {
 	n, d := X.Dims()

@@ -30,7 +30,9 @@ func (c *centroid) Decision(ds *data.Dataset) ([]float64, error) {
 	return out, nil
 }
 
-func (c *centroid) Report() *Report { return &Report{Model: "centroid", Converged: true, Iterations: 1} }
+func (c *centroid) Report() *Report {
+	return &Report{Model: "centroid", Converged: true, Iterations: 1}
+}
 
 func fitCentroid(ctx context.Context, train *data.Dataset, y []float64, v Values, opt Options) (BinaryModel, error) {
 	_, d := train.X.Dims()

@@ -280,23 +280,6 @@ func (o *mpOperator) idx(blk, j int) int {
 	return o.off[blk] + j
 }
 
-// viewOf returns, for a block, the view's matrix, kept rows, positions, the
-// sign of the block in the view's u (u₁ = αᴬ − λᴮ, u₂ = αᴮ − λᴬ) and the
-// two blocks of that view.
-func (o *mpOperator) viewOf(blk int) (h *mat.SymDense, kept, pos []int, sign float64, plus, minus int) {
-	switch blk {
-	case blkAlphaA:
-		return o.h1, o.keptA, o.posA, 1, blkAlphaA, blkLambdaB
-	case blkLambdaB:
-		return o.h1, o.keptA, o.posA, -1, blkAlphaA, blkLambdaB
-	case blkAlphaB:
-		return o.h2, o.keptB, o.posB, 1, blkAlphaB, blkLambdaA
-	case blkLambdaA:
-		return o.h2, o.keptB, o.posB, -1, blkAlphaB, blkLambdaA
-	}
-	return nil, nil, nil, 0, -1, -1
-}
-
 // opView is one view's part of mpOperator in the layout the inner loops
 // want: H of the view with both triangles filled (row a contiguous), and for
 // each kept row a the indices of its variables in the two blocks of the view
