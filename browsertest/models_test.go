@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -42,22 +43,29 @@ func TestEveryModelInTheBrowser(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := run.Do(context.Background(), run.Config{Dataset: ds, TrainFrac: 0.7, Seed: 1, Scale: "standard", Model: spec.ID}, nil)
-		if err != nil {
-			t.Errorf("%s: native run: %v", spec.ID, err)
-			continue
-		}
-		sel, wantText := metricText(want)
 		// A link with the state: the app restores it and trains.
 		link := fmt.Sprintf("%s/?data=gen:%s&n=100&noise=0.2&seed=1&train=70&model=%s", url, gen, spec.ID)
 		start := time.Now()
 		b.run(t, chromedp.Navigate(link), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
+		sel := "#m-test-acc"
+		if spec.Task == model.MultiLabel {
+			sel = "#m-test-f1"
+		}
 		got := b.waitText(t, sel, 3*time.Minute, func(s string) bool { return s != "" })
-		var model string
-		b.run(t, chromedp.TextContent("#m-model", &model, chromedp.ByQuery))
 		elapsed := time.Since(start)
-		if got != wantText || strings.TrimSpace(model) != spec.Name {
-			t.Errorf("%s: the app shows %s %q (model %q), the native pipeline %q", spec.ID, sel, got, model, wantText)
+		var shown string
+		b.run(t, chromedp.TextContent("#m-model", &shown, chromedp.ByQuery))
+		// The same parameters as the app used (it may adapt kernel widths to
+		// the data and says so; the URL carries every non-default value).
+		params := urlParams(t, b)
+		want, err := run.Do(context.Background(), run.Config{Dataset: ds, TrainFrac: 0.7, Seed: 1, Scale: "standard", Model: spec.ID, Params: params}, nil)
+		if err != nil {
+			t.Errorf("%s: native run: %v", spec.ID, err)
+			continue
+		}
+		_, wantText := metricText(want)
+		if got != wantText || strings.TrimSpace(shown) != spec.Name {
+			t.Errorf("%s: the app shows %s %q (model %q), the native pipeline %q with %v", spec.ID, sel, got, shown, wantText, params)
 		}
 		t.Logf("%-9s %-13s %s = %s (native %s); load+train+redraw %.2f s, fit %s, grid %s", spec.ID, gen, sel, got, wantText,
 			elapsed.Seconds(), b.text(t, "#m-time"), b.text(t, "#m-grid-time"))
@@ -99,10 +107,16 @@ func TestAppMatchesCLI(t *testing.T) {
 			}
 			f.Close()
 		}
-		out, err := exec.Command(cli, "fit", "-model", c.model, "-train", filepath.Join(dir, "train.csv"),
-			"-test", filepath.Join(dir, "test.csv"), "-seed", "1").Output()
+		link := fmt.Sprintf("%s/?data=gen:%s&n=200&noise=0.2&seed=1&train=70&model=%s", url, c.gen, c.model)
+		b.run(t, chromedp.Navigate(link), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
+		got := b.waitText(t, "#m-test-acc", 3*time.Minute, func(s string) bool { return s != "" })
+		args := []string{"fit", "-model", c.model, "-train", filepath.Join(dir, "train.csv"), "-test", filepath.Join(dir, "test.csv"), "-seed", "1"}
+		for k, v := range urlParams(t, b) {
+			args = append(args, "-set", k+"="+v)
+		}
+		out, err := exec.Command(cli, args...).Output()
 		if err != nil {
-			t.Fatalf("%s: lupi fit: %v", c.model, err)
+			t.Fatalf("%s: lupi fit %v: %v", c.model, args, err)
 		}
 		var res struct {
 			TestMetrics map[string]float64 `json:"test_metrics"`
@@ -111,12 +125,27 @@ func TestAppMatchesCLI(t *testing.T) {
 			t.Fatalf("%s: %v\n%s", c.model, err, out)
 		}
 		cliAcc := fmt.Sprintf("%.1f %%", 100*res.TestMetrics["accuracy"])
-		link := fmt.Sprintf("%s/?data=gen:%s&n=200&noise=0.2&seed=1&train=70&model=%s", url, c.gen, c.model)
-		b.run(t, chromedp.Navigate(link), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
-		got := b.waitText(t, "#m-test-acc", 3*time.Minute, func(s string) bool { return s != "" })
 		if got != cliAcc {
 			t.Errorf("%s on %s: app %s, CLI %s", c.model, c.gen, got, cliAcc)
 		}
 		t.Logf("%s on %s: app %s, CLI %s", c.model, c.gen, got, cliAcc)
 	}
+}
+
+// urlParams reads the model parameters the app records in its URL (p.NAME).
+func urlParams(t *testing.T, b *browser) model.Values {
+	t.Helper()
+	var search string
+	b.run(t, chromedp.Evaluate(`location.search`, &search))
+	q, err := url.ParseQuery(strings.TrimPrefix(search, "?"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := model.Values{}
+	for k, vals := range q {
+		if name, ok := strings.CutPrefix(k, "p."); ok && len(vals) > 0 {
+			v[name] = vals[0]
+		}
+	}
+	return v
 }
