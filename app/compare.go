@@ -57,7 +57,7 @@ func (p *Playground) onCompare(ctx app.Context, e app.Event) {
 	for id, v := range p.values {
 		params[id] = v.Clone()
 	}
-	p.cmp.job.start(ctx, "comparing", func(jobCtx context.Context, progress func(model.Progress)) (any, error) {
+	p.cmp.job.start(ctx, p, "comparing", func(jobCtx context.Context, progress func(model.Progress)) (any, error) {
 		ds, err := p.dataset(ctx)
 		if err != nil {
 			return nil, err

@@ -21,11 +21,14 @@ type job struct {
 	stage    string
 	cancel   context.CancelFunc
 	serial   int
+	done     chan struct{} // closed when the latest job's goroutine has returned
 }
 
 // start cancels any running job and runs work; done is called on the UI
-// goroutine unless a newer job has started since.
-func (j *job) start(ctx app.Context, stage string, work func(jobCtx context.Context, progress func(model.Progress)) (any, error), done func(ctx app.Context, res any, err error)) {
+// goroutine unless a newer job has started since. owner is the component that
+// shows the job: it is re-rendered after every change, whichever component's
+// context started the job (a child's event handler may start it).
+func (j *job) start(ctx app.Context, owner app.Composer, stage string, work func(jobCtx context.Context, progress func(model.Progress)) (any, error), done func(ctx app.Context, res any, err error)) {
 	if j.cancel != nil {
 		j.cancel()
 	}
@@ -33,7 +36,15 @@ func (j *job) start(ctx app.Context, stage string, work func(jobCtx context.Cont
 	j.serial++
 	mine := j.serial
 	j.cancel, j.busy, j.progress, j.stage = cancel, true, 0, stage
+	// One job's work at a time: a new job waits until the one it cancelled
+	// has returned, so two fits never interleave their yields.
+	prev, finished := j.done, make(chan struct{})
+	j.done = finished
 	ctx.Async(func() {
+		defer close(finished)
+		if prev != nil {
+			<-prev
+		}
 		last := time.Now()
 		var maxGap time.Duration
 		var maxStage string
@@ -56,6 +67,7 @@ func (j *job) start(ctx app.Context, stage string, work func(jobCtx context.Cont
 					if p.Stage != "" {
 						j.stage = p.Stage
 					}
+					owner.Update()
 				}
 			})
 			time.Sleep(time.Millisecond)
@@ -70,6 +82,7 @@ func (j *job) start(ctx app.Context, stage string, work func(jobCtx context.Cont
 			j.busy = false
 			cancel()
 			done(ctx, res, err)
+			owner.Update()
 		})
 	})
 }

@@ -64,7 +64,7 @@ func (p *Papers) run(ctx app.Context, e *experiment.Experiment) {
 	delete(p.errs, e.Name)
 	p.running = e.Name
 	base := staticBase(ctx)
-	p.job.start(ctx, "loading data", func(jobCtx context.Context, progress func(model.Progress)) (any, error) {
+	p.job.start(ctx, p, "loading data", func(jobCtx context.Context, progress func(model.Progress)) (any, error) {
 		if p.fsys == nil {
 			fsys, err := fetchDatasets(base)
 			if err != nil {

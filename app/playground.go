@@ -78,6 +78,7 @@ func (p *Playground) OnNav(ctx app.Context) {
 // the dataset index and trains once so that a link shows its result.
 func (p *Playground) OnMount(ctx app.Context) {
 	app.Window().Get("document").Get("body").Call("setAttribute", "data-lupi-ready", "1")
+	installDebugHooks()
 	p.ready = true
 	ctx.Async(func() {
 		idx, err := loadIndex(staticBase(ctx))
@@ -447,7 +448,7 @@ func (p *Playground) startTrain(ctx app.Context) {
 	id := p.modelID
 	var adapted model.Values
 	var note string
-	p.train.start(ctx, "preparing", func(jobCtx context.Context, progress func(model.Progress)) (any, error) {
+	p.train.start(ctx, p, "preparing", func(jobCtx context.Context, progress func(model.Progress)) (any, error) {
 		ds, err := p.dataset(ctx)
 		if err != nil {
 			return nil, err

@@ -145,7 +145,7 @@ func (p *Playground) onTune(ctx app.Context, e app.Event) {
 	v1, v2 := spanValues(par1, p.tune.steps), spanValues(par2, p.tune.steps)
 	p.tune.err = ""
 	p1, p2, folds := p.tune.p1, p.tune.p2, p.tune.folds
-	p.tune.job.start(ctx, "cross-validating", func(jobCtx context.Context, progress func(model.Progress)) (any, error) {
+	p.tune.job.start(ctx, p, "cross-validating", func(jobCtx context.Context, progress func(model.Progress)) (any, error) {
 		ds, err := p.dataset(ctx)
 		if err != nil {
 			return nil, err

@@ -56,6 +56,7 @@ func (p *Playground) onUpload(ctx app.Context, ds *data.Dataset, name string, ra
 		}
 	}
 	p.changed(ctx)
+	p.Update() // called from the Upload component's handler
 }
 
 func (p *Playground) restoreUpload(ctx app.Context) {
@@ -111,4 +112,5 @@ func (p *Playground) onImport(ctx app.Context, spec *model.Spec, f model.Fitted,
 	p.out = out
 	p.message = "Imported " + spec.Name + ": scores below are the saved model's on this data (no refit)."
 	p.saveState(ctx)
+	p.Update() // called from the ExportBar component's handler
 }

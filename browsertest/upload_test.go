@@ -100,6 +100,13 @@ func (b *browser) waitJS(t *testing.T, expr string, timeout time.Duration) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	b.screenshot(t, "timeout-js")
+	var stage string
+	chromedp.Run(b.ctx, chromedp.Evaluate(`String((document.querySelector(".stage")||{}).textContent || "") + " | gap " + (window.__lupiMaxGapStage||"")`, &stage))
+	var stacks string
+	chromedp.Run(b.ctx, chromedp.Evaluate(`window.__lupiGoroutines ? window.__lupiGoroutines() : ""`, &stacks))
+	b.mu.Lock()
+	t.Logf("stage: %s\nconsole:\n%s\ngoroutines:\n%s", stage, strings.Join(b.logs, "\n"), stacks)
+	b.mu.Unlock()
 	t.Fatalf("timed out waiting for %s", expr)
 }
 

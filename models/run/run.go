@@ -135,6 +135,9 @@ func Do(ctx context.Context, cfg Config, progress func(model.Progress)) (*Outcom
 		return nil, err
 	}
 	o.FitSeconds = time.Since(start).Seconds()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if err := o.finish(cfg.GridSize); err != nil {
 		return nil, err
 	}
