@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 	"gonum.org/v1/gonum/mat"
@@ -110,10 +111,16 @@ func (p *Plot) Render() app.UI {
 }
 
 // OnMount draws the current outcome.
-func (p *Plot) OnMount(ctx app.Context) { ctx.Defer(p.draw) }
+func (p *Plot) OnMount(ctx app.Context) { p.later(ctx) }
 
 // OnUpdate redraws when the parent gives a new outcome or tag.
-func (p *Plot) OnUpdate(ctx app.Context) { ctx.Defer(p.draw) }
+func (p *Plot) OnUpdate(ctx app.Context) { p.later(ctx) }
+
+// later draws in a task of its own, after the page has rendered the new
+// numbers: the render and the drawing each stay short.
+func (p *Plot) later(ctx app.Context) {
+	ctx.After(time.Millisecond, p.draw)
+}
 
 func (p *Plot) draw(ctx app.Context) {
 	o := p.Out

@@ -24,8 +24,8 @@ const observeLongTasks = `(() => {
 func TestTrainingNeverFreezes(t *testing.T) {
 	url := startServer(t)
 	b := newBrowser(t, 1280, 900)
-	// 4000 noisy moons with a large C: several seconds of SMO in wasm.
-	link := url + "/?data=gen:moons&n=4000&noise=0.35&seed=2&train=80&model=svm&p.C=300&p.gamma=3"
+	// 2500 noisy moons with a large C: several seconds of SMO in wasm.
+	link := url + "/?data=gen:moons&n=2500&noise=0.4&seed=2&train=80&model=svm&p.C=1000&p.gamma=3"
 	b.run(t, chromedp.Navigate(link), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
 	// The link trains by itself once the page is live: wait for it, then
 	// observe a second, identical training started by the button.
