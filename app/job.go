@@ -11,10 +11,10 @@ import (
 
 // job runs long work off the event handler: the work runs in a goroutine and
 // reports progress through a callback that, every ~15 ms, updates the
-// progress bar and sleeps 1 ms. Go's wasm is single-threaded, so that sleep
-// is what hands the event loop back to the browser: the page repaints and
-// the Cancel button's click is delivered, which cancels the context the work
-// checks.
+// progress bar and yields to the browser (yieldToBrowser). Go's wasm is
+// single-threaded, so that yield is what hands the event loop back to the
+// browser: the page repaints and the Cancel button's click is delivered,
+// which cancels the context the work checks.
 type job struct {
 	busy     bool
 	progress float64
@@ -70,10 +70,10 @@ func (j *job) start(ctx app.Context, owner app.Composer, stage string, work func
 					owner.Update()
 				}
 			})
-			time.Sleep(time.Millisecond)
+			yieldToBrowser()
 		}
 		// Let the "busy" state paint before the work starts.
-		time.Sleep(time.Millisecond)
+		yieldToBrowser()
 		res, err := work(jobCtx, progress)
 		ctx.Dispatch(func(ctx app.Context) {
 			if mine != j.serial {
