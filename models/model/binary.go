@@ -262,6 +262,39 @@ func (c *Classifier) Predict(ds *data.Dataset) (*Prediction, error) {
 		}
 		dec[m] = d
 	}
+	return c.combine(dec, ds)
+}
+
+// Combine turns the binary models' decision values on n points (dec[m][i]
+// for model m) into the classifier's prediction, as Predict does. It needs
+// the data only for models with probability outputs or per-view rules, and
+// fails without them.
+func (c *Classifier) Combine(dec [][]float64) (*Prediction, error) {
+	if len(dec) != len(c.Models) || len(dec) == 0 {
+		return nil, fmt.Errorf("model %s: %d decision vectors for %d binary models", c.ID, len(dec), len(c.Models))
+	}
+	for m, bm := range c.Models {
+		if len(dec[m]) != len(dec[0]) {
+			return nil, fmt.Errorf("model %s: decision vectors of different lengths", c.ID)
+		}
+		for _, x := range dec[m] {
+			if math.IsNaN(x) {
+				return nil, errors.New("model " + c.ID + ": the decision value is NaN")
+			}
+		}
+		if c.Strategy == "binary" && m == 0 {
+			_, pr := bm.(Probabilistic)
+			_, mv := bm.(MultiView)
+			if pr || mv {
+				return nil, fmt.Errorf("model %s: its prediction needs the data, not only decision values", c.ID)
+			}
+		}
+	}
+	return c.combine(dec, nil)
+}
+
+func (c *Classifier) combine(dec [][]float64, ds *data.Dataset) (*Prediction, error) {
+	n := len(dec[0])
 	p := &Prediction{Labels: make([]int, n), Decision: make([]float64, n)}
 	k := len(c.Classes)
 	switch c.Strategy {
@@ -274,7 +307,7 @@ func (c *Classifier) Predict(ds *data.Dataset) (*Prediction, error) {
 				p.Labels[i] = c.Neg[0]
 			}
 		}
-		if pm, ok := c.Models[0].(Probabilistic); ok {
+		if pm, ok := c.Models[0].(Probabilistic); ok && ds != nil {
 			pr, err := pm.Probability(ds)
 			if err != nil {
 				return nil, err
@@ -284,7 +317,7 @@ func (c *Classifier) Predict(ds *data.Dataset) (*Prediction, error) {
 				p.Prob[i] = []float64{1 - q, q}
 			}
 		}
-		if mv, ok := c.Models[0].(MultiView); ok {
+		if mv, ok := c.Models[0].(MultiView); ok && ds != nil {
 			views, err := mv.ViewDecisions(ds)
 			if err != nil {
 				return nil, err

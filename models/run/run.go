@@ -299,6 +299,9 @@ var GridBudget = 700 * time.Millisecond
 // 32×32 grid points, extrapolates to the full grid and shrinks the side until
 // the estimate fits GridBudget (never below 48).
 func (o *Outcome) gridSide(size int) int {
+	if viz.FastGrid(o.Fitted) {
+		return size
+	}
 	g, err := viz.BoundsOf(32, 32, 0.08, o.TrainXY, o.TestXY)
 	if err != nil || size <= 48 {
 		return size

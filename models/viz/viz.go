@@ -94,12 +94,20 @@ type Surface struct {
 // Evaluate predicts every grid pixel. For models that need a second view at
 // test time, view B of the grid is given by zOf (nil ⇒ the same grid points).
 func Evaluate(f model.Fitted, spec *model.Spec, g Grid, classes []string, tick func()) (*Surface, error) {
-	pts := g.Points()
-	var z *mat.Dense
-	if spec != nil && spec.Z == model.ZView {
-		z = pts
+	var p *model.Prediction
+	var err error
+	fast := false
+	if spec == nil || spec.Z != model.ZView {
+		p, fast, err = predictFast(f, g, tick)
 	}
-	p, err := predictChunks(f, pts, z, classes, tick)
+	if !fast && err == nil {
+		pts := g.Points()
+		var z *mat.Dense
+		if spec != nil && spec.Z == model.ZView {
+			z = pts
+		}
+		p, err = predictChunks(f, pts, z, classes, tick)
+	}
 	if err != nil {
 		return nil, err
 	}
