@@ -309,6 +309,7 @@ func trainSVM2(ctx context.Context, X *mat.Dense, y []float64, kx kernel.Kernel,
 		sopt.Eps = 1e-3
 	}
 	sopt.Shrinking = true
+	sopt.Polish = true // Newton steps on the free set (ill-conditioned Q at large C, see smo)
 	last := time.Now()
 	sopt.Progress = func(iter int, viol float64) {
 		if time.Since(last) > 5*time.Millisecond {

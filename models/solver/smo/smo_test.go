@@ -133,7 +133,7 @@ func TestKKTRandom(t *testing.T) {
 			for _, shrink := range []bool{false, true} {
 				for _, mb := range []float64{100, 1e-6} {
 					prob := &Problem{Q: Dense(q), P: p, Y: y, Delta: c.delta, Upper: u}
-					r, err := Solve(ctx, prob, Options{Eps: 1e-8, Shrinking: shrink, CacheMB: mb})
+					r, err := Solve(ctx, prob, Options{Eps: 1e-8, Shrinking: shrink, CacheMB: mb, Polish: mb < 1})
 					if err != nil {
 						t.Fatalf("%s: %v", c.name, err)
 					}
@@ -152,6 +152,43 @@ func TestKKTRandom(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPolishIllConditioned: Q = AAᵀ + 10⁻⁴I with A of rank 3 (eigenvalues
+// ~n and 10⁻⁴, as SVM2+'s K + Qλ at large C), no upper bounds: plain SMO
+// needs a huge number of iterations; with Newton polishing it must converge
+// in far fewer, to the same optimum (KKT residual, objective).
+func TestPolishIllConditioned(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	ctx := context.Background()
+	for _, eq := range []bool{true, false} {
+		n := 150
+		q, p, y := randomProblem(rng, n, 3, 1e-4)
+		if !eq {
+			y = nil
+		}
+		pol, err := Solve(ctx, &Problem{Q: Dense(q), P: p, Y: y}, Options{Eps: 1e-6, Shrinking: true, Polish: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, err := Solve(ctx, &Problem{Q: Dense(q), P: p, Y: y}, Options{Eps: 1e-6, Shrinking: true, MaxIter: 20 * pol.Iter})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !pol.Converged || pol.Polishes == 0 {
+			t.Fatalf("eq=%v: polished solve converged=%v after %d iterations, %d polishes", eq, pol.Converged, pol.Iter, pol.Polishes)
+		}
+		if v := kktResidual(t, q, p, y, nil, 0, pol); v > 1e-6 {
+			t.Errorf("eq=%v: KKT residual %g with polishing", eq, v)
+		}
+		if plain.Converged {
+			t.Errorf("eq=%v: plain SMO converged in %d iterations, polishing took %d: expected polishing to need < 1/20", eq, plain.Iter, pol.Iter)
+		}
+		if pol.Obj > plain.Obj+1e-9*(1+math.Abs(plain.Obj)) {
+			t.Errorf("eq=%v: objective %g (polished) above %g (plain, stopped early)", eq, pol.Obj, plain.Obj)
+		}
+		t.Logf("eq=%v: plain %d iterations (converged %v), polished %d iterations / %d polishes", eq, plain.Iter, plain.Converged, pol.Iter, pol.Polishes)
 	}
 }
 
