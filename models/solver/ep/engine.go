@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -82,7 +83,7 @@ type blockState struct {
 	work []float64 // n×n work matrix (V = L⁻¹S̃^½K, or the LU solve)
 	bsym *mat.SymDense
 	a    *mat.Dense
-	lu   mat.LU
+	ipiv []int
 	p, t []float64
 }
 
@@ -398,22 +399,13 @@ func (r *Result) recompute() error {
 				dst[j] = s * x
 			}
 		}
-		ur := rawUpper(&bs.chol)
-		// Blocked so that progress is reported every ~n²·32 flops.
-		for j := 0; j < n; j += panelWidth(n) {
-			w := min(panelWidth(n), n-j)
-			blas64.Trsm(blas.Left, blas.Trans, 1, ur, blas64.General{Rows: n, Cols: w, Stride: vr.Stride, Data: vr.Data[j:]})
-			if err := r.progress(); err != nil {
-				return err
-			}
+		// Tiled so that progress is reported every few milliseconds.
+		if err := solveLower(rawUpper(&bs.chol), blas.Trans, vr, r.progress); err != nil {
+			return err
 		}
 		bs.sigma.CopySym(bs.k)
-		for k := 0; k < n; k += panelWidth(n) {
-			w := min(panelWidth(n), n-k)
-			blas64.Syrk(blas.Trans, -1, blas64.General{Rows: w, Cols: n, Stride: vr.Stride, Data: vr.Data[k*vr.Stride:]}, 1, bs.sigma.RawSymmetric())
-			if err := r.progress(); err != nil {
-				return err
-			}
+		if err := syrkUpper(vr, bs.sigma.RawSymmetric(), r.progress); err != nil {
+			return err
 		}
 		p, t := bs.vecs(n)
 		for i := range p {
@@ -465,8 +457,26 @@ func (r *Result) recomputeLU(b int) error {
 		}
 		dst[i]++
 	}
-	bs.lu.Factorize(bs.a)
-	ld, sign := bs.lu.LogDet()
+	// A = P L U (lapack Getrf, blocked); log|A| from U's diagonal and the
+	// parity of the row interchanges.
+	if len(bs.ipiv) != n {
+		bs.ipiv = make([]int, n)
+	}
+	if !lapack64.Getrf(ar, bs.ipiv) {
+		return fmt.Errorf("%w: the posterior covariance is not positive definite", ErrNumerical)
+	}
+	var ld float64
+	sign := 1.0
+	for i := 0; i < n; i++ {
+		d := ar.Data[i*ar.Stride+i]
+		if d < 0 {
+			sign = -sign
+		}
+		ld += math.Log(math.Abs(d))
+		if bs.ipiv[i] != i {
+			sign = -sign
+		}
+	}
 	if sign <= 0 || math.IsNaN(ld) || math.IsInf(ld, 0) {
 		return fmt.Errorf("%w: the posterior covariance is not positive definite", ErrNumerical)
 	}
@@ -474,20 +484,25 @@ func (r *Result) recomputeLU(b int) error {
 	if err := r.progress(); err != nil {
 		return err
 	}
+	// Σ = A⁻¹K = U⁻¹L⁻¹PᵀK: the rows of K interchanged as in Getrf, then
+	// the two tiled triangular solves.
 	if len(bs.work) < n*n {
 		bs.work = make([]float64, n*n)
 	}
-	S := mat.NewDense(n, n, bs.work[:n*n])
-	Kd := mat.NewDense(n, n, kd)
-	for j := 0; j < n; j += panelWidth(n) {
-		w := min(panelWidth(n), n-j)
-		dst := S.Slice(0, n, j, j+w).(*mat.Dense)
-		if err := bs.lu.SolveTo(dst, false, Kd.Slice(0, n, j, j+w)); err != nil {
-			return fmt.Errorf("%w: %v", ErrNumerical, err)
-		}
-		r.progress()
-	}
 	sd := bs.work[:n*n]
+	copy(sd, kd)
+	for i, p := range bs.ipiv {
+		if p != i {
+			blas64.Swap(blas64.Vector{N: n, Inc: 1, Data: sd[i*n:]}, blas64.Vector{N: n, Inc: 1, Data: sd[p*n:]})
+		}
+	}
+	sg := blas64.General{Rows: n, Cols: n, Stride: n, Data: sd}
+	if err := solveLower(blas64.Triangular{N: n, Stride: ar.Stride, Data: ar.Data, Uplo: blas.Lower, Diag: blas.Unit}, blas.NoTrans, sg, r.progress); err != nil {
+		return err
+	}
+	if err := solveUpper(blas64.Triangular{N: n, Stride: ar.Stride, Data: ar.Data, Uplo: blas.Upper, Diag: blas.NonUnit}, sg, r.progress); err != nil {
+		return err
+	}
 	sr := bs.sigma.RawSymmetric()
 	for i := 0; i < n; i++ {
 		row := sr.Data[i*sr.Stride : i*sr.Stride+n]
@@ -511,13 +526,6 @@ func (r *Result) recomputeLU(b int) error {
 		bs.alpha[i] = p[i] - tau[i]*t[i]
 	}
 	return nil
-}
-
-// panelWidth is the column-block width of the blocked steps of recompute:
-// about 2²¹ flops per block (n²·w), so that progress is reported and ctx
-// checked every few milliseconds even in WebAssembly, between 4 and 64.
-func panelWidth(n int) int {
-	return max(4, min(64, (1<<21)/max(1, n*n)))
 }
 
 func (r *Result) progress() error {

@@ -30,8 +30,14 @@ func seGram(x []float64, amp, ell float64) *mat.SymDense {
 // precision is positive (probit sites), and the Cholesky path never stores a
 // negative precision.
 func TestEngineLUMatchesCholesky(t *testing.T) {
+	// n = 150 takes several tiles of the blocked solves (blocked.go).
+	for _, n := range []int{30, 150} {
+		engineLUMatchesCholesky(t, n)
+	}
+}
+
+func engineLUMatchesCholesky(t *testing.T, n int) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	n := 30
 	x := make([]float64, n)
 	y := make([]float64, n)
 	m0 := make([]float64, n)

@@ -1,0 +1,113 @@
+package ep
+
+import (
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+)
+
+// Tiled level-3 steps of recompute. The posterior recomputation is O(n³)
+// and must report progress every few milliseconds (the browser yields in
+// the callback). Cutting the right-hand sides into narrow column panels
+// (one blas64.Trsm per panel) does that but makes every call stream the
+// whole triangular factor for a few columns, which is memory-bound (3× slower
+// at n = 800 with 4-column panels). Here the work is cut into tiles of
+// tileRows × tileCols with one blas64.Gemm per off-diagonal tile and a small
+// blas64.Trsm / Syrk per diagonal tile: every call has the arithmetic
+// intensity of a 64-wide block and costs at most tileRows·tileCols·n
+// multiply-adds (≈ 6.5·10⁶ at n = 800) between two ticks.
+const (
+	tileRows = 64
+	tileCols = 128
+)
+
+// subGeneral returns the r×c block of a row-major matrix starting at (i, j).
+func subGeneral(data []float64, stride, i, j, r, c int) blas64.General {
+	return blas64.General{Rows: r, Cols: c, Stride: stride, Data: data[i*stride+j:]}
+}
+
+// solveLower overwrites B (n×m) with op(T)⁻¹B, where op(T) is lower
+// triangular: T upper with trans = blas.Trans (Uᵀ of a Cholesky factor), or
+// T lower with trans = blas.NoTrans (the unit L of an LU factorisation).
+// Block forward substitution: for each column panel and row block I,
+// B_I −= op(T)_{I,<I} X_{<I} (Gemm), then X_I = op(T)_{II}⁻¹ B_I (Trsm).
+// tick is called after every tile; its error stops the solve.
+func solveLower(t blas64.Triangular, trans blas.Transpose, b blas64.General, tick func() error) error {
+	n, m := t.N, b.Cols
+	for c0 := 0; c0 < m; c0 += tileCols {
+		w := min(tileCols, m-c0)
+		for r0 := 0; r0 < n; r0 += tileRows {
+			h := min(tileRows, n-r0)
+			bi := subGeneral(b.Data, b.Stride, r0, c0, h, w)
+			if r0 > 0 {
+				x := subGeneral(b.Data, b.Stride, 0, c0, r0, w)
+				if trans == blas.Trans {
+					blas64.Gemm(blas.Trans, blas.NoTrans, -1, subGeneral(t.Data, t.Stride, 0, r0, r0, h), x, 1, bi)
+				} else {
+					blas64.Gemm(blas.NoTrans, blas.NoTrans, -1, subGeneral(t.Data, t.Stride, r0, 0, h, r0), x, 1, bi)
+				}
+			}
+			d := blas64.Triangular{N: h, Stride: t.Stride, Data: t.Data[r0*t.Stride+r0:], Uplo: t.Uplo, Diag: t.Diag}
+			blas64.Trsm(blas.Left, trans, 1, d, bi)
+			if tick != nil {
+				if err := tick(); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// solveUpper overwrites B (n×m) with T⁻¹B for T upper triangular (block
+// backward substitution, tiled as solveLower).
+func solveUpper(t blas64.Triangular, b blas64.General, tick func() error) error {
+	n, m := t.N, b.Cols
+	for c0 := 0; c0 < m; c0 += tileCols {
+		w := min(tileCols, m-c0)
+		for r1 := n; r1 > 0; r1 -= tileRows {
+			r0 := max(0, r1-tileRows)
+			h := r1 - r0
+			bi := subGeneral(b.Data, b.Stride, r0, c0, h, w)
+			if r1 < n {
+				blas64.Gemm(blas.NoTrans, blas.NoTrans, -1, subGeneral(t.Data, t.Stride, r0, r1, h, n-r1),
+					subGeneral(b.Data, b.Stride, r1, c0, n-r1, w), 1, bi)
+			}
+			d := blas64.Triangular{N: h, Stride: t.Stride, Data: t.Data[r0*t.Stride+r0:], Uplo: t.Uplo, Diag: t.Diag}
+			blas64.Trsm(blas.Left, blas.NoTrans, 1, d, bi)
+			if tick != nil {
+				if err := tick(); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// syrkUpper performs S ← S − VᵀV on the upper triangle of S (n×n) for V
+// k×n, tile by tile: Syrk on the diagonal tiles, Gemm above them.
+func syrkUpper(v blas64.General, s blas64.Symmetric, tick func() error) error {
+	n := s.N
+	const bs = tileRows
+	for j0 := 0; j0 < n; j0 += bs {
+		wj := min(bs, n-j0)
+		vj := subGeneral(v.Data, v.Stride, 0, j0, v.Rows, wj)
+		for i0 := 0; i0 < j0; i0 += bs {
+			wi := min(bs, n-i0)
+			blas64.Gemm(blas.Trans, blas.NoTrans, -1, subGeneral(v.Data, v.Stride, 0, i0, v.Rows, wi), vj, 1,
+				subGeneral(s.Data, s.Stride, i0, j0, wi, wj))
+			if tick != nil {
+				if err := tick(); err != nil {
+					return err
+				}
+			}
+		}
+		blas64.Syrk(blas.Trans, -1, vj, 1, blas64.Symmetric{N: wj, Stride: s.Stride, Data: s.Data[j0*s.Stride+j0:], Uplo: blas.Upper})
+		if tick != nil {
+			if err := tick(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
