@@ -52,7 +52,7 @@ func trainSVM1(ctx context.Context, X, Z *mat.Dense, y []float64, kx, kz kernel.
 	}
 	last := time.Now()
 	res, err := gsmo.Solve(ctx, &gsmo.Problem{K: K, KT: KT, Y: y, C: C, Lambda: lambda}, gsmo.Options{
-		Eps: eps, MaxIter: maxIter,
+		Eps: eps, MaxIter: maxIter, Polish: true,
 		Progress: func(iter int, viol float64) {
 			if time.Since(last) > 5*time.Millisecond {
 				opt.Report(model.Progress{Fraction: -1, Iter: iter, Stage: "generalised SMO", Message: fmt.Sprintf("violation %.3g", viol)})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"math/rand/v2"
 	"os"
 	"testing"
 )
@@ -137,4 +138,67 @@ func TestCancel(t *testing.T) {
 	if _, err := Solve(ctx, p, Options{}); err != context.Canceled {
 		t.Fatalf("got %v, want context.Canceled", err)
 	}
+}
+
+// TestPolish: the cvxopt fixtures solved with Newton polishing must match
+// as without; and an ill-conditioned SVM1+ dual (small λ, linear kernels of
+// rank 4 and 3, large C) that the sparse directions need very many
+// iterations for converges with polishing to a KKT point (residual checked
+// independently of the solver) in far fewer iterations.
+func TestPolish(t *testing.T) {
+	for _, f := range loadFixtures(t) {
+		p := &Problem{K: &Dense{f.N, f.K}, KT: &Dense{f.N, f.KTilde}, Y: f.Y, C: f.C, Lambda: f.Lambda}
+		r, err := Solve(context.Background(), p, Options{Eps: 1e-9, Polish: true})
+		if err != nil {
+			t.Fatalf("%s: %v", f.Name, err)
+		}
+		obj := objective(f.K, f.KTilde, f.Y, r.Alpha, r.Beta, f.C, f.Lambda)
+		if rel := math.Abs(obj-f.Obj) / math.Max(1, math.Abs(f.Obj)); !r.Converged || rel > 1e-6 {
+			t.Errorf("%s: converged %v, objective %.12g, cvxopt %.12g (rel %g)", f.Name, r.Converged, obj, f.Obj, rel)
+		}
+		if k := kktResidual(f.K, f.KTilde, f.Y, r, f.C, f.Lambda); k > 1e-6 {
+			t.Errorf("%s: KKT residual %g", f.Name, k)
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	n := 120
+	lin := func(d int) []float64 {
+		x := make([]float64, n*d)
+		for i := range x {
+			x[i] = rng.NormFloat64()
+		}
+		k := make([]float64, n*n)
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				for c := 0; c < d; c++ {
+					k[i*n+j] += x[i*d+c] * x[j*d+c]
+				}
+			}
+		}
+		return k
+	}
+	K, KT := lin(4), lin(3)
+	y := make([]float64, n)
+	for i := range y {
+		y[i] = float64(2*(i%2) - 1)
+	}
+	p := &Problem{K: &Dense{n, K}, KT: &Dense{n, KT}, Y: y, C: 10, Lambda: 1e-3}
+	pol, err := Solve(context.Background(), p, Options{Eps: 1e-6, Polish: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pol.Converged || pol.Polishes == 0 {
+		t.Fatalf("polished: converged %v after %d iterations, %d polishes", pol.Converged, pol.Iter, pol.Polishes)
+	}
+	if k := kktResidual(K, KT, y, pol, p.C, p.Lambda); k > 1e-5 {
+		t.Errorf("polished: KKT residual %g", k)
+	}
+	plain, err := Solve(context.Background(), p, Options{Eps: 1e-6, MaxIter: 10 * pol.Iter})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Converged {
+		t.Errorf("plain generalised SMO converged in %d iterations, polished %d: expected polishing to need < 1/10", plain.Iter, pol.Iter)
+	}
+	t.Logf("polished %d iterations (%d polishes); plain not converged after %d (violation %g)", pol.Iter, pol.Polishes, plain.Iter, plain.Violation)
 }
