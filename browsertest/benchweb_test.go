@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -53,16 +54,33 @@ func TestBenchWeb(t *testing.T) {
 	fmt.Printf("time to interactive (navigation → live app): %.0f ms (wall %.0f ms)\n", tti, float64(wall.Milliseconds()))
 
 	// ~200 support vectors: noisy moons, RBF.
-	b.run(t, chromedp.Navigate(url+"/?data=gen:moons&n=500&noise=0.45&seed=3&train=70&model=svm&p.C=1&p.gamma=2"),
+	b.run(t, chromedp.Navigate(url+"/?data=gen:moons&n=600&noise=0.45&seed=3&train=70&model=svm&p.C=1&p.gamma=2"),
 		chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
 	b.waitText(t, "#m-grid-time", 2*time.Minute, func(s string) bool { return s != "" })
 	time.Sleep(500 * time.Millisecond)
-	var paint float64
-	b.run(t, chromedp.Evaluate(`window.__lupiPaintMs || -1`, &paint))
-	grid := b.text(t, "#m-grid-time")
-	gs, _ := strconv.ParseFloat(strings.TrimSuffix(grid, " s"), 64)
-	fmt.Printf("decision grid for an RBF SVM with %s support vectors on 200×200: compute %.0f ms + paint %.0f ms = %.0f ms\n",
-		b.text(t, "#m-nsv"), gs*1000, paint, gs*1000+paint)
+	redraw := func() (compute, paint float64, shown string) {
+		b.run(t, chromedp.Evaluate(`window.__lupiPaintMs || -1`, &paint))
+		shown = b.text(t, "#m-grid-time")
+		gs, _ := strconv.ParseFloat(strings.Fields(shown)[0], 64)
+		return gs * 1000, paint, shown
+	}
+	c, p, shown := redraw()
+	fmt.Printf("decision grid for an RBF SVM with %s support vectors on 200×200, first (cold wasm JIT): compute %.0f ms + paint %.0f ms = %.0f ms (shown: %s)\n",
+		b.text(t, "#m-nsv"), c, p, c+p, shown)
+	// Retrain three times: the grid is recomputed and repainted each time,
+	// now with the wasm compiled by the optimising tier.
+	var totals []float64
+	for i := 0; i < 3; i++ {
+		b.run(t, chromedp.Click("#train", chromedp.ByID))
+		time.Sleep(300 * time.Millisecond)
+		b.run(t, chromedp.WaitNotPresent("#train-progress", chromedp.ByID))
+		time.Sleep(300 * time.Millisecond)
+		c, p, shown := redraw()
+		totals = append(totals, c+p)
+		fmt.Printf("  redraw %d: compute %.0f ms + paint %.0f ms = %.0f ms (shown: %s)\n", i+1, c, p, c+p, shown)
+	}
+	sort.Float64s(totals)
+	fmt.Printf("decision-grid redraw (median of 3, warm): %.0f ms (goal ≤ 50 ms)\n", totals[1])
 
 	// Peak memory while training on the largest shipped dataset.
 	b.run(t, chromedp.Navigate(url+"/?data=ds:digits-twoview&seed=1&train=70&model=svm"),

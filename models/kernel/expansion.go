@@ -1,10 +1,6 @@
 package kernel
 
-import (
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/mat"
-)
+import "gonum.org/v1/gonum/mat"
 
 // Expansion is a decision function written as a kernel expansion,
 //
@@ -40,7 +36,7 @@ const gridBlock = 4 << 20
 //	exp(−γ‖x − s‖²) = exp(−γ(x₁ − s₁)²) · exp(−γ(x₂ − s₂)²),
 //
 // so with Aᵢₜ = exp(−γ(xs[i] − sₜ₁)²) and Bⱼₜ = Coefₜ·exp(−γ(ys[j] − sₜ₂)²)
-// the grid of decision values is the matrix product B·Aᵀ + Bias: (W + H)·m
+// the grid of decision values is the matrix product B·Aᵀ + Bias (addABt): (W + H)·m
 // exponentials and one GEMM instead of W·H·m exponentials. The product of the
 // two factors equals the joint exponential to a few ulp, so the values agree
 // with point-by-point prediction to rounding. tick (if not nil) is called
@@ -88,7 +84,7 @@ func (e *Expansion) OnGrid(xs, ys []float64, tick func()) ([]float64, bool) {
 		}
 		return f
 	}
-	a := blas64.General{Rows: w, Cols: m, Stride: m, Data: factor(xs, 0, nil)}
+	a := factor(xs, 0, nil)
 	b := factor(ys, 1, e.Coef)
 	for i := range out {
 		out[i] = e.Bias
@@ -96,9 +92,7 @@ func (e *Expansion) OnGrid(xs, ys []float64, tick func()) ([]float64, bool) {
 	rows := max(1, gridBlock/max(1, w*m))
 	for lo := 0; lo < h; lo += rows {
 		hi := min(h, lo+rows)
-		bb := blas64.General{Rows: hi - lo, Cols: m, Stride: m, Data: b[lo*m : hi*m]}
-		cc := blas64.General{Rows: hi - lo, Cols: w, Stride: w, Data: out[lo*w : hi*w]}
-		blas64.Gemm(blas.NoTrans, blas.Trans, 1, bb, a, 1, cc)
+		addABt(b[lo*m:hi*m], a, out[lo*w:hi*w], hi-lo, m, w)
 		if tick != nil && hi < h {
 			tick()
 		}

@@ -46,7 +46,10 @@ type Outcome struct {
 	// Multi-label scores (tag data): train and test.
 	TrainTags, TestTags *metrics.MultiLabel
 	FitSeconds          float64
-	GridSeconds         float64
+	// GridSeconds is the time spent computing the decision grid;
+	// GridWallSeconds adds the pauses in which the page was given the event
+	// loop (progress updates, input) between chunks.
+	GridSeconds, GridWallSeconds float64
 	// Plot coordinates: the data itself when it is 2-D, else a PCA projection
 	// fitted on the training rows.
 	TrainXY, TestXY *mat.Dense
@@ -66,13 +69,24 @@ type Outcome struct {
 	Planes map[string][]float64
 
 	progress func(model.Progress)
+	paused   time.Duration // time spent in progress callbacks from tick
 }
 
 // tick reports drawing progress between chunks of the decision grid.
 func (o *Outcome) tick() {
 	if o.progress != nil {
+		t := time.Now()
 		o.progress(model.Progress{Fraction: 1, Stage: "predicting"})
+		o.paused += time.Since(t)
 	}
+}
+
+// gridDone records the grid's wall and compute times since start (paused0:
+// the pauses before the grid started).
+func (o *Outcome) gridDone(start time.Time, paused0 time.Duration) {
+	wall := time.Since(start)
+	o.GridWallSeconds = wall.Seconds()
+	o.GridSeconds = (wall - (o.paused - paused0)).Seconds()
 }
 
 // Prepare splits and scales the dataset.
@@ -210,7 +224,7 @@ func (o *Outcome) plot(size int) error {
 	if size < 2 || o.Projected {
 		return nil
 	}
-	start := time.Now()
+	start, paused0 := time.Now(), o.paused
 	size = o.gridSide(size)
 	g, err := viz.BoundsOf(size, size, 0.08, o.TrainXY, o.TestXY)
 	if err != nil {
@@ -218,7 +232,7 @@ func (o *Outcome) plot(size int) error {
 	}
 	if o.Spec.Task == model.MultiLabel {
 		o.TagSurfaces, err = viz.EvaluateTags(o.Fitted, g, o.Train.NumTags(), o.tick)
-		o.GridSeconds = time.Since(start).Seconds()
+		o.gridDone(start, paused0)
 		return err
 	}
 	classes := o.Train.Classes
@@ -243,7 +257,7 @@ func (o *Outcome) plot(size int) error {
 	if err := o.planes(g); err != nil {
 		return err
 	}
-	o.GridSeconds = time.Since(start).Seconds()
+	o.gridDone(start, paused0)
 	return nil
 }
 
