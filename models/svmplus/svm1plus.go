@@ -64,7 +64,7 @@ func trainSVM1(ctx context.Context, X, Z *mat.Dense, y []float64, kx, kz kernel.
 		return nil, nil, err
 	}
 	rep := &model.Report{Model: "svm1plus", NTrain: n, Converged: res.Converged, Iterations: res.Iter, Objective: res.Obj}
-	rep.Extras = map[string]float64{"C": C, "lambda": lambda, "rho_correcting": res.Rho, "violation": res.Violation}
+	rep.Extras = map[string]float64{"C": C, "lambda": lambda, "rho_correcting": res.Rho, "violation": res.Violation, "polishes": float64(res.Polishes)}
 	rep.SetRho(-res.B)
 	if !res.Converged {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("generalised SMO did not converge in %d iterations (violation %.3g)", res.Iter, res.Violation))

@@ -331,7 +331,7 @@ func trainSVM2(ctx context.Context, X *mat.Dense, y []float64, kx kernel.Kernel,
 	// (the same push-through identity that turns this into eq 5).
 	slack := q.mulVec(res.Alpha)
 	rep.Diagnostics = map[string][]float64{"alpha": append([]float64(nil), res.Alpha...), "slack": slack}
-	rep.Extras = map[string]float64{"C": C, "lambda": lambda, "violation": res.Violation}
+	rep.Extras = map[string]float64{"C": C, "lambda": lambda, "violation": res.Violation, "polishes": float64(res.Polishes)}
 	m := newBinModel(kx, X, y, res.Alpha, -res.Rho, rep)
 	return m, res, nil
 }

@@ -153,18 +153,23 @@ func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	lastObj := s.objective()
 	for ; iter < opt.MaxIter; iter++ {
 		if opt.Polish && iter >= nextPolish {
-			before := s.objective()
-			s.polish(work + polishAllowance)
-			res.Polishes++
-			work = 0
-			after := s.objective()
-			if before-after < lastObj-before {
-				gap *= 2
-			} else {
-				gap = base
+			nextPolish = iter + base
+			// Wait until the work since the last polish pays for one
+			// factorisation and a few dozen passes.
+			if nf := float64(s.nPositive()); nf <= polishMaxFree && nf*nf*nf/6+100*nf*nf <= work+polishAllowance {
+				before := s.objective()
+				s.polish(work + polishAllowance)
+				res.Polishes++
+				work = 0
+				after := s.objective()
+				if before-after < lastObj-before {
+					gap *= 2
+				} else {
+					gap = base
+				}
+				lastObj = after
+				nextPolish = iter + gap
 			}
-			lastObj = after
-			nextPolish = iter + gap
 		}
 		work += 6 * float64(n)
 		if iter&255 == 0 {
@@ -231,6 +236,20 @@ type step struct {
 	i, j, k int
 	sgn     float64
 	t, gain float64
+}
+
+// nPositive counts the positive variables of (α, β).
+func (s *state) nPositive() int {
+	c := 0
+	for i := 0; i < s.n; i++ {
+		if s.a[i] > 0 {
+			c++
+		}
+		if s.b[i] > 0 {
+			c++
+		}
+	}
+	return c
 }
 
 // objective is the dual objective (min form) at the current iterate.

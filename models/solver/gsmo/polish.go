@@ -47,7 +47,11 @@ func (s *state) value(v pvar) float64 {
 	return s.a[v.i]
 }
 
-// polish runs Newton passes on the free set within budget flops.
+// polish runs Newton passes on the free set within budget flops. H_FF is
+// factorised once; a variable that a step drives to 0 stays there by one
+// more equality eₖᵀd = 0 in the Schur complement (O(|F|²) a pass instead of
+// a new factorisation), and the gradient on F is kept by H_FF·d, so only
+// the final change touches the full gradients (O(|F|·n)).
 func (s *state) polish(budget float64) {
 	var F []pvar
 	for i := 0; i < s.n; i++ {
@@ -58,24 +62,12 @@ func (s *state) polish(budget float64) {
 			F = append(F, pvar{i, true})
 		}
 	}
-	if len(F) < 3 || len(F) > polishMaxFree {
+	nf := len(F)
+	if nf < 3 || nf > polishMaxFree {
 		return
 	}
-	for len(F) >= 3 {
-		nf := float64(len(F))
-		budget -= nf*nf*nf/6 + 2*nf*float64(s.n)
-		block := s.newtonStep(F)
-		if block < 0 || budget < 0 {
-			return
-		}
-		F = append(F[:block], F[block+1:]...)
-	}
-}
-
-// newtonStep takes one clipped Newton step on F and returns the index in F
-// of the variable that stopped it at 0, or −1.
-func (s *state) newtonStep(F []pvar) int {
-	nf := len(F)
+	fn := float64(nf)
+	budget -= fn*fn*fn/6 + 2*fn*float64(s.n)
 	h := mat.NewSymDense(nf, nil)
 	maxd := 0.0
 	for a, va := range F {
@@ -91,19 +83,10 @@ func (s *state) newtonStep(F []pvar) int {
 		maxd = math.Max(maxd, h.At(a, a))
 	}
 	if !(maxd > 0) {
-		return -1
+		return
 	}
-	g := mat.NewVecDense(nf, nil)
-	e := mat.NewDense(nf, 2, nil) // Eᵀ
-	for a, v := range F {
-		if v.beta {
-			g.SetVec(a, s.F[v.i])
-		} else {
-			g.SetVec(a, s.ga(v.i))
-			e.Set(a, 1, s.y[v.i])
-		}
-		e.Set(a, 0, 1)
-	}
+	// H_FF + δI: δ tiny next to H, enough to factorise a singular H_FF (the
+	// direction stays a descent direction; the line search uses H itself).
 	hr := mat.NewSymDense(nf, nil)
 	var ch mat.Cholesky
 	ok := false
@@ -118,114 +101,134 @@ func (s *state) newtonStep(F []pvar) int {
 		}
 	}
 	if !ok {
-		return -1
+		return
 	}
-	// Which equalities constrain F: the second only when F holds an α of
-	// each class (otherwise it fixes those α: drop them is not needed, the
-	// projection below keeps Ed = 0 whatever the rank).
-	var u mat.VecDense
-	if err := ch.SolveVecTo(&u, g); err != nil {
-		return -1
+	solve := func(b []float64) []float64 {
+		var x mat.VecDense
+		if err := ch.SolveVecTo(&x, mat.NewVecDense(nf, b)); err != nil {
+			return nil
+		}
+		return x.RawVector().Data
 	}
-	var w mat.Dense
-	if err := ch.SolveTo(&w, e); err != nil {
-		return -1
+	x := make([]float64, nf)  // the variables on F
+	x0 := make([]float64, nf) // at the start
+	g := make([]float64, nf)  // the gradient on F, kept up to date
+	e0 := make([]float64, nf) // Σ(α+β) = nC
+	e1 := make([]float64, nf) // yᵀα = 0
+	for a, v := range F {
+		x[a] = s.value(v)
+		e0[a] = 1
+		if v.beta {
+			g[a] = s.F[v.i]
+		} else {
+			g[a] = s.ga(v.i)
+			e1[a] = s.y[v.i]
+		}
 	}
-	// S = E H⁻¹ Eᵀ (2×2), μ = −S⁻¹ E H⁻¹ g, d = −(H⁻¹g + H⁻¹Eᵀμ).
-	var S mat.Dense
-	S.Mul(e.T(), &w)
-	var r mat.VecDense
-	r.MulVec(e.T(), &u)
-	mu := make([]float64, 2)
-	det := S.At(0, 0)*S.At(1, 1) - S.At(0, 1)*S.At(1, 0)
-	if math.Abs(det) > 1e-12*math.Abs(S.At(0, 0)*S.At(1, 1)) && S.At(1, 1) > 0 {
-		mu[0] = -(S.At(1, 1)*r.AtVec(0) - S.At(0, 1)*r.AtVec(1)) / det
-		mu[1] = -(S.At(0, 0)*r.AtVec(1) - S.At(1, 0)*r.AtVec(0)) / det
-	} else if S.At(0, 0) > 0 {
-		mu[0] = -r.AtVec(0) / S.At(0, 0)
-	} else {
-		return -1
+	copy(x0, x)
+	fixed := make([]bool, nf)
+	cols := [][]float64{e0, e1}
+	var W [][]float64
+	for _, c := range cols {
+		w := solve(c)
+		if w == nil {
+			return
+		}
+		W = append(W, w)
 	}
 	d := make([]float64, nf)
-	for a := range d {
-		d[a] = -(u.AtVec(a) + w.At(a, 0)*mu[0] + w.At(a, 1)*mu[1])
-	}
-	// Project d exactly onto {Ed = 0} (rounding is relative to ‖H⁻¹g‖,
-	// large when H_FF is nearly singular): d −= Eᵀ(EEᵀ)⁻¹Ed.
-	var m00, m01, m11, r0, r1 float64
-	for a := range d {
-		e0, e1 := e.At(a, 0), e.At(a, 1)
-		m00 += e0 * e0
-		m01 += e0 * e1
-		m11 += e1 * e1
-		r0 += e0 * d[a]
-		r1 += e1 * d[a]
-	}
-	if dm := m00*m11 - m01*m01; dm > 1e-9*m00*m11 {
-		c0 := (m11*r0 - m01*r1) / dm
-		c1 := (m00*r1 - m01*r0) / dm
-		for a := range d {
-			d[a] -= e.At(a, 0)*c0 + e.At(a, 1)*c1
+	hd := mat.NewVecDense(nf, nil)
+	for budget > 0 {
+		budget -= 4*fn*fn + float64(len(cols)*len(cols))*fn
+		u := solve(g)
+		if u == nil {
+			break
 		}
-	} else {
-		// E has rank 1 on F (all α in F share a class, or none): the
-		// second equality holds iff the α part of d sums (with signs) to 0.
-		for a := range d {
-			d[a] -= e.At(a, 0) * r0 / m00
+		// μ from S μ = −E H⁻¹ g, S = E H⁻¹ Eᵀ (ridged: the fixed eₖ can make
+		// the rows of E dependent; the projection below is exact).
+		m := len(cols)
+		S := mat.NewDense(m, m, nil)
+		r := mat.NewVecDense(m, nil)
+		tr := 0.0
+		for p := 0; p < m; p++ {
+			for q := 0; q < m; q++ {
+				S.Set(p, q, dot(cols[p], W[q]))
+			}
+			r.SetVec(p, -dot(cols[p], u))
+			tr += math.Abs(S.At(p, p))
 		}
-		if m11 > 0 {
-			var yd float64
-			for a, v := range F {
-				if !v.beta {
-					yd += s.y[v.i] * d[a]
+		for p := 0; p < m; p++ {
+			S.Set(p, p, S.At(p, p)+1e-13*tr)
+		}
+		var mu mat.VecDense
+		if err := mu.SolveVec(S, r); err != nil {
+			break
+		}
+		for a := range d {
+			d[a] = -u[a]
+			for q := 0; q < m; q++ {
+				d[a] -= W[q][a] * mu.AtVec(q)
+			}
+			if fixed[a] {
+				d[a] = 0
+			}
+		}
+		if !s.projectDir(d, e0, e1, fixed) {
+			break
+		}
+		gd := dot(g, d)
+		if !(gd < 0) {
+			break
+		}
+		hd.MulVec(h, mat.NewVecDense(nf, d))
+		curv := dot(hd.RawVector().Data, d)
+		step := math.Inf(1)
+		if curv > 0 {
+			step = -gd / curv
+		}
+		block := -1
+		for a := range d {
+			if d[a] < 0 && !fixed[a] {
+				if room := x[a] / -d[a]; room < step {
+					step, block = room, a
 				}
 			}
-			if math.Abs(yd) > 1e-12*(1+floatsNorm(d)) {
-				return -1
-			}
 		}
-	}
-	var gd float64
-	for a := range d {
-		gd += g.AtVec(a) * d[a]
-	}
-	if !(gd < 0) {
-		return -1
-	}
-	dv := mat.NewVecDense(nf, d)
-	var hd mat.VecDense
-	hd.MulVec(h, dv)
-	curv := mat.Dot(&hd, dv)
-	step := math.Inf(1)
-	if curv > 0 {
-		step = -gd / curv
-	}
-	block := -1
-	for a, v := range F {
-		if d[a] < 0 {
-			if room := s.value(v) / -d[a]; room < step {
-				step, block = room, a
-			}
+		if math.IsInf(step, 1) || math.IsNaN(step) || !(step > 0) {
+			break
 		}
+		for a := range x {
+			x[a] = math.Max(x[a]+step*d[a], 0)
+			g[a] += step * hd.AtVec(a)
+		}
+		if block < 0 {
+			break
+		}
+		x[block] = 0
+		fixed[block] = true
+		ek := make([]float64, nf)
+		ek[block] = 1
+		w := solve(ek)
+		if w == nil {
+			break
+		}
+		cols = append(cols, ek)
+		W = append(W, w)
 	}
-	if math.IsInf(step, 1) || math.IsNaN(step) || !(step > 0) {
-		return -1
-	}
+	// Apply the change to (α, β) and to the full gradients.
 	da := make([]float64, s.n) // Δα
 	ds := make([]float64, s.n) // Δ(α+β)
 	for a, v := range F {
-		x := s.value(v)
-		nx := math.Max(x+step*d[a], 0)
-		if a == block {
-			nx = 0
+		if x[a] == x0[a] {
+			continue
 		}
 		if v.beta {
-			s.b[v.i] = nx
+			s.b[v.i] = x[a]
 		} else {
-			s.a[v.i] = nx
-			da[v.i] += nx - x
+			s.a[v.i] = x[a]
+			da[v.i] += x[a] - x0[a]
 		}
-		ds[v.i] += nx - x
+		ds[v.i] += x[a] - x0[a]
 	}
 	for i := 0; i < s.n; i++ {
 		if da[i] != 0 {
@@ -243,13 +246,56 @@ func (s *state) newtonStep(F []pvar) int {
 			}
 		}
 	}
-	return block
 }
 
-func floatsNorm(x []float64) float64 {
-	var s float64
-	for _, v := range x {
-		s += v * v
+// projectDir makes d satisfy e0ᵀd = 0 and e1ᵀd = 0 exactly on the free
+// (not fixed) entries (rounding in H⁻¹ is relative to ‖H⁻¹g‖, large when H
+// is nearly singular); false when that is impossible without moving fixed
+// entries.
+func (s *state) projectDir(d, e0, e1 []float64, fixed []bool) bool {
+	var m00, m01, m11, r0, r1 float64
+	for a := range d {
+		if fixed[a] {
+			continue
+		}
+		m00 += e0[a] * e0[a]
+		m01 += e0[a] * e1[a]
+		m11 += e1[a] * e1[a]
+		r0 += e0[a] * d[a]
+		r1 += e1[a] * d[a]
 	}
-	return math.Sqrt(s)
+	if m00 == 0 {
+		return false
+	}
+	if dm := m00*m11 - m01*m01; dm > 1e-9*m00*m11 {
+		c0 := (m11*r0 - m01*r1) / dm
+		c1 := (m00*r1 - m01*r0) / dm
+		for a := range d {
+			if !fixed[a] {
+				d[a] -= e0[a]*c0 + e1[a]*c1
+			}
+		}
+		return true
+	}
+	// e1 is parallel to e0 on the free entries (or zero): project on e0
+	// and check e1.
+	for a := range d {
+		if !fixed[a] {
+			d[a] -= e0[a] * r0 / m00
+		}
+	}
+	var yd, nd float64
+	for a := range d {
+		yd += e1[a] * d[a]
+		nd += d[a] * d[a]
+	}
+	return math.Abs(yd) <= 1e-12*(1+math.Sqrt(nd))
+}
+
+func dot(a, b []float64) float64 {
+	var s float64
+	for i, x := range a {
+		s += x * b[i]
+	}
+	return s
 }
