@@ -39,3 +39,27 @@ func TestExperimentQuick(t *testing.T) {
 		t.Error("no error for a missing dataset directory")
 	}
 }
+
+// TestBetter: a capped (not converged) fit is eligible only when no fit
+// converged; otherwise the validation accuracy decides.
+func TestBetter(t *testing.T) {
+	cases := []struct {
+		acc      float64
+		conv     bool
+		bestAcc  float64
+		bestConv bool
+		want     bool
+	}{
+		{0.99, false, 0.5, true, false}, // capped never beats converged
+		{0.5, true, 0.99, false, true},  // converged beats capped
+		{0.8, true, 0.7, true, true},
+		{0.7, true, 0.7, true, false}, // ties keep the earlier point
+		{0.8, false, 0.7, false, true},
+		{0.6, false, 0.7, false, false},
+	}
+	for _, c := range cases {
+		if got := better(c.acc, c.conv, c.bestAcc, c.bestConv); got != c.want {
+			t.Errorf("better(%v, %v, %v, %v) = %v, want %v", c.acc, c.conv, c.bestAcc, c.bestConv, got, c.want)
+		}
+	}
+}
