@@ -86,6 +86,10 @@ type blockState struct {
 	a    *mat.Dense
 	ipiv []int
 	p, t []float64
+	// rank-one updates of Σ not yet applied (see pendRows): np columns s
+	// (rows of pend, n each) with coefficients pc; pcs and pw are scratch.
+	pend, pc, pcs, pw []float64
+	np                int
 }
 
 // kDense returns K with both triangles filled (row-major, stride n), built
@@ -190,7 +194,10 @@ func Run(ctx context.Context, blocks []Block, site SiteFunc, opt Options) (*Resu
 		}
 	}
 	m, v, dm, d2 := make([]float64, nb), make([]float64, nb), make([]float64, nb), make([]float64, nb)
-	col := make([]float64, n)
+	cols := make([][]float64, nb)
+	for b := range cols {
+		cols[b] = make([]float64, n)
+	}
 	prev, err := res.evidence(site)
 	if err != nil {
 		return nil, err
@@ -221,7 +228,8 @@ func Run(ctx context.Context, blocks []Block, site SiteFunc, opt Options) (*Resu
 			}
 			ok := true
 			for b, bs := range res.blocks {
-				sii := bs.sigma.At(i, i)
+				bs.column(i, cols[b])
+				sii := cols[b][i]
 				tauC := 1/sii - res.Tau[b][i]
 				nuC := bs.mu[i]/sii - res.Nu[b][i]
 				if !(tauC > 0) || math.IsInf(tauC, 0) {
@@ -250,14 +258,14 @@ func Run(ctx context.Context, blocks []Block, site SiteFunc, opt Options) (*Resu
 				tauOld, nuOld := res.Tau[b][i], res.Nu[b][i]
 				tauNew = (1-opt.Damping)*tauOld + opt.Damping*tauNew
 				nuNew = (1-opt.Damping)*nuOld + opt.Damping*nuNew
-				if tauNew < 0 && (!bs.neg || !(1+(tauNew-tauOld)*bs.sigma.At(i, i) > 0)) {
+				if tauNew < 0 && (!bs.neg || !(1+(tauNew-tauOld)*cols[b][i] > 0)) {
 					res.Skipped++
 					continue
 				}
 				dTau, dNu := tauNew-tauOld, nuNew-nuOld
 				moved = math.Max(moved, math.Max(math.Abs(dTau)/(1+math.Abs(tauNew)), math.Abs(dNu)/(1+math.Abs(nuNew))))
 				res.Tau[b][i], res.Nu[b][i] = tauNew, nuNew
-				bs.update(i, dTau, dNu, col)
+				bs.update(i, dTau, dNu, cols[b])
 			}
 		}
 		// Anderson acceleration (Options.Extrapolate) once the sweeps are in
@@ -352,28 +360,84 @@ func (r *Result) proper() bool {
 	return true
 }
 
-// update applies the rank-one change of site i (Δτ̃, Δν̃) to Σ and μ:
-// Σ ← Σ − c s sᵀ, c = Δτ̃/(1 + Δτ̃ Σᵢᵢ), s = Σ eᵢ, and
-// μ ← μ + s (Δp − c (μᵢ − m0ᵢ + Δp Σᵢᵢ)) with Δp = Δν̃ − Δτ̃ m0ᵢ.
-func (bs *blockState) update(i int, dTau, dNu float64, col []float64) {
+// pendRows is the number of rank-one updates of Σ that are held back and
+// applied together (flush) as one tiled rank-k update: one blas64.Syr per
+// site streams the whole n×n Σ for n multiply-adds per element row
+// (memory-bound: 43 % of GPC+'s EP time at n = 800), the rank-64 update
+// does the same arithmetic with Gemm tiles.
+const pendRows = 64
+
+// column writes the current column i of Σ into dst: the stored Σ (upper
+// triangle) minus the pending rank-one updates Σ_r c_r s_r s_rᵀ.
+func (bs *blockState) column(i int, dst []float64) {
 	raw := bs.sigma.RawSymmetric()
 	n := raw.N
 	for j := 0; j < i; j++ {
-		col[j] = raw.Data[j*raw.Stride+i]
+		dst[j] = raw.Data[j*raw.Stride+i]
 	}
-	for j := i; j < n; j++ {
-		col[j] = raw.Data[i*raw.Stride+j]
+	copy(dst[i:], raw.Data[i*raw.Stride+i:i*raw.Stride+n])
+	if bs.np > 0 {
+		w := bs.pw[:bs.np]
+		for r := range w {
+			w[r] = -bs.pc[r] * bs.pend[r*n+i]
+		}
+		blas64.Gemv(blas.Trans, 1, blas64.General{Rows: bs.np, Cols: n, Stride: n, Data: bs.pend}, blas64.Vector{N: bs.np, Inc: 1, Data: w}, 1, blas64.Vector{N: n, Inc: 1, Data: dst})
 	}
+}
+
+// update applies the rank-one change of site i (Δτ̃, Δν̃) given col, the
+// current column i of Σ (column): μ ← μ + s (Δp − c (μᵢ − m0ᵢ + Δp Σᵢᵢ))
+// with s = Σ eᵢ, c = Δτ̃/(1 + Δτ̃ Σᵢᵢ), Δp = Δν̃ − Δτ̃ m0ᵢ, and
+// Σ ← Σ − c s sᵀ, held back in the pending list (flushed every pendRows
+// updates; recompute discards it).
+func (bs *blockState) update(i int, dTau, dNu float64, col []float64) {
+	n := len(col)
 	sii := col[i]
 	c := dTau / (1 + dTau*sii)
 	dp := dNu - dTau*bs.m0[i]
 	f := dp - c*(bs.mu[i]-bs.m0[i]+dp*sii)
-	for j := 0; j < n; j++ {
-		bs.mu[j] += f * col[j]
+	blas64.Axpy(f, blas64.Vector{N: n, Inc: 1, Data: col}, blas64.Vector{N: n, Inc: 1, Data: bs.mu})
+	if c == 0 {
+		return
 	}
-	if c != 0 {
-		blas64.Syr(-c, blas64.Vector{N: n, Inc: 1, Data: col}, raw)
+	if bs.pend == nil {
+		bs.pend, bs.pc, bs.pw = make([]float64, pendRows*n), make([]float64, pendRows), make([]float64, pendRows)
 	}
+	if bs.np == pendRows {
+		bs.flush()
+	}
+	copy(bs.pend[bs.np*n:(bs.np+1)*n], col)
+	bs.pc[bs.np] = c
+	bs.np++
+}
+
+// flush applies the pending updates: Σ ← Σ − Pᵀ diag(c) P (P the pending
+// columns as rows), on the upper triangle in tileRows-square Gemm tiles.
+func (bs *blockState) flush() {
+	raw := bs.sigma.RawSymmetric()
+	n, k := raw.N, bs.np
+	if k == 0 {
+		return
+	}
+	if len(bs.pcs) < pendRows*n {
+		bs.pcs = make([]float64, pendRows*n)
+	}
+	for r := 0; r < k; r++ {
+		c := bs.pc[r]
+		dst, src := bs.pcs[r*n:(r+1)*n], bs.pend[r*n:(r+1)*n]
+		for j, v := range src {
+			dst[j] = c * v
+		}
+	}
+	for j0 := 0; j0 < n; j0 += tileRows {
+		wj := min(tileRows, n-j0)
+		pj := subGeneral(bs.pend, n, 0, j0, k, wj)
+		for i0 := 0; i0 <= j0; i0 += tileRows {
+			wi := min(tileRows, n-i0)
+			blas64.Gemm(blas.Trans, blas.NoTrans, -1, subGeneral(bs.pcs, n, 0, i0, k, wi), pj, 1, subGeneral(raw.Data, raw.Stride, i0, j0, wi, wj))
+		}
+	}
+	bs.np = 0
 }
 
 // recompute rebuilds every block's posterior from its sites: B = I + S̃^½KS̃^½
@@ -383,6 +447,7 @@ func (bs *blockState) update(i int, dTau, dNu float64, col []float64) {
 func (r *Result) recompute() error {
 	for b, bs := range r.blocks {
 		n := len(bs.mu)
+		bs.np = 0 // Σ is rebuilt: pending rank-one updates are void
 		if bs.neg {
 			if err := r.recomputeLU(b); err != nil {
 				return err
