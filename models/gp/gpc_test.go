@@ -34,8 +34,8 @@ func denseOf(rows [][]float64) *mat.Dense {
 	return m
 }
 
-func loadRef(t *testing.T) *gpcRef {
-	raw, err := os.ReadFile("testdata/gpc_ep_reference.json")
+func loadRef(t *testing.T, file string) *gpcRef {
+	raw, err := os.ReadFile("testdata/" + file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,9 +69,16 @@ func gpcValues(t *testing.T, set map[string]string) model.Values {
 }
 
 // GPC with fixed hyper-parameters against the independent numpy
-// implementation of R&W algorithms 3.5/3.6 (testdata/gpc_ep_reference.py).
+// implementation of R&W algorithms 3.5/3.6 (testdata/gpc_ep_reference.py),
+// n = 24 and n = 150 (several tiles of the engine's blocked steps).
 func TestGPCAgainstNumpyReference(t *testing.T) {
-	ref := loadRef(t)
+	for _, f := range []string{"gpc_ep_reference.json", "gpc_ep_reference_n150.json"} {
+		t.Run(f, func(t *testing.T) { gpcAgainstNumpy(t, f) })
+	}
+}
+
+func gpcAgainstNumpy(t *testing.T, file string) {
+	ref := loadRef(t, file)
 	X := denseOf(ref.X)
 	v := gpcValues(t, map[string]string{"optimize": "false", "amplitude": ftoa(ref.Amplitude), "lengthscale": ftoa(ref.Lengthscale)})
 	bm, err := fitGPC(context.Background(), binaryDataset(X, ref.Y), ref.Y, v, model.Options{})
@@ -119,7 +126,7 @@ func ftoa(f float64) string {
 // The analytic evidence gradient (R&W eq 3.74) against central finite
 // differences of the converged EP evidence, isotropic and ARD.
 func TestGPCGradient(t *testing.T) {
-	ref := loadRef(t)
+	ref := loadRef(t, "gpc_ep_reference.json")
 	X := denseOf(ref.X)
 	for _, theta := range [][]float64{{math.Log(2.5), math.Log(0.9)}, {0.3, -0.5, 0.4}} {
 		st := &gpcState{ctx: context.Background(), X: X, y: ref.Y, maxSweeps: 500, tol: 1e-13}
@@ -148,7 +155,7 @@ func TestGPCGradient(t *testing.T) {
 // Type-II ML must not decrease the evidence of its starting point and must
 // reach a point where the gradient vanishes.
 func TestGPCTypeII(t *testing.T) {
-	ref := loadRef(t)
+	ref := loadRef(t, "gpc_ep_reference.json")
 	X := denseOf(ref.X)
 	v := gpcValues(t, map[string]string{"restarts": "1"})
 	bm, err := fitGPC(context.Background(), binaryDataset(X, ref.Y), ref.Y, v, model.Options{Seed: 3})

@@ -5,14 +5,17 @@ its site-mean/site-variance form) for a small problem; writes
 gpc_ep_reference.json, which models/gp's tests compare with.
 
 Run once:  /usr/bin/python3 models/gp/testdata/gpc_ep_reference.py
+           /usr/bin/python3 models/gp/testdata/gpc_ep_reference.py 150 gpc_ep_reference_n150.json
+(the second, larger problem takes several tiles of the Go engine's blocked
+level-3 steps and flushes of its deferred rank-one updates).
 Written from the book's equations; shares no code with the Go package.
 """
-import json, os
+import json, os, sys
 import numpy as np
 from scipy.stats import norm
 
 rng = np.random.default_rng(20260202)
-n, d, m = 24, 2, 9
+n, d, m = (int(sys.argv[1]) if len(sys.argv) > 1 else 24), 2, 9
 X = rng.normal(size=(n, d))
 y = np.where(X[:, 0] + 0.6 * X[:, 1] ** 2 - 0.3 + 0.5 * rng.normal(size=n) > 0, 1.0, -1.0)
 Xs = rng.normal(size=(m, d))
@@ -92,7 +95,7 @@ out = {"amplitude": amp, "lengthscale": ell, "X": X.tolist(), "y": y.tolist(), "
        "log_z": float(lz), "post_mean": mu.tolist(), "post_var": np.diag(Sigma).tolist(),
        "tau": tau_t.tolist(), "nu": nu_t.tolist(),
        "test_mean": fs.tolist(), "test_var": vs.tolist(), "test_prob": ps.tolist(), "sweeps": sweep + 1}
-path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gpc_ep_reference.json")
+path = os.path.join(os.path.dirname(os.path.abspath(__file__)), sys.argv[2] if len(sys.argv) > 2 else "gpc_ep_reference.json")
 with open(path, "w") as f:
     json.dump(out, f, indent=1)
 print("wrote", path, "log Z =", lz, "sweeps", sweep + 1)
