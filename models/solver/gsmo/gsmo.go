@@ -156,9 +156,9 @@ func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 			nextPolish = iter + base
 			// Wait until the work since the last polish pays for one
 			// factorisation and a few dozen passes.
-			if nf := float64(s.nPositive()); nf <= polishMaxFree && nf*nf*nf/6+100*nf*nf <= work+polishAllowance {
+			if nf := float64(s.nPositive()); nf <= polishMaxFree && nf*nf*nf/6+100*nf*nf+2*nf*float64(n) <= work {
 				before := s.objective()
-				s.polish(work + polishAllowance)
+				s.polish(work)
 				res.Polishes++
 				work = 0
 				after := s.objective()

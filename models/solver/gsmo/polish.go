@@ -23,16 +23,14 @@ import (
 // factorisation of H_FF + δI and a 2×2 Schur complement; the exact line
 // search along d is clipped at the first variable reaching 0, which then
 // leaves F, and the step is recomputed on the smaller face while the work
-// allows. The objective never increases, the iterate stays feasible, and
+// allows (a polish runs only when the work since the previous one pays for
+// the factorisation and a hundred passes, and spends at most that). The objective never increases, the iterate stays feasible, and
 // the stopping rule (kinds I–III) is unchanged.
 
 // polishMaxFree bounds |F| (one factorisation stays short: the browser needs
 // progress callbacks every few milliseconds).
 const polishMaxFree = 600
 
-// polishAllowance (flops) lets a polish on a small free set take the passes
-// it needs however little work preceded it.
-const polishAllowance = 2e6
 
 // pvar is a variable of the 2n-vector (α, β): index i, beta says which.
 type pvar struct {

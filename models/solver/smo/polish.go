@@ -27,17 +27,17 @@ import (
 // rule unchanged; when F is the optimal free set the step lands on the
 // optimum, and SMO's next selection certifies it.
 //
-// Cost control: a polish costs about |F|³/6 + |F|·n flops; it runs only when
-// that is at most the work of the SMO iterations since the previous polish
-// (Σ active-set sizes), so polishing at most doubles the work of a fit, and
-// |F| ≤ polishMaxFree keeps one polish short (a browser needs its progress
-// callbacks every few milliseconds).
+// Cost control: H_FF is factorised once per polish; a variable that a step
+// drives to a bound stays there by one more equality eₖᵀd = 0 in the Schur
+// complement (O(|F|²) a pass), and the gradient on F is kept by Q_FF·d, so
+// only the final change touches the whole gradient (O(|F|·n)). A polish
+// runs only when the work of the SMO iterations since the previous one (Σ
+// active-set sizes) pays for the factorisation and a hundred passes, and
+// its passes stop when they have spent that work: polishing at most doubles
+// the work of a fit. |F| ≤ polishMaxFree keeps one polish short (a browser
+// needs its progress callbacks every few milliseconds).
 
 const polishMaxFree = 600
-
-// polishAllowance (flops) lets a polish on a small free set take all the
-// passes it needs however little SMO work preceded it (about a millisecond).
-const polishAllowance = 2e6
 
 // polishDue says whether a polish should run now.
 func (s *solver[T]) polishDue() bool {
@@ -54,16 +54,14 @@ func (s *solver[T]) polishDue() bool {
 	if nf < 2 || nf > polishMaxFree {
 		return false
 	}
-	cost := float64(nf)*float64(nf)*float64(nf)/6 + float64(nf)*float64(s.l)
-	return cost <= s.work
+	f := float64(nf)
+	return f*f*f/6+100*f*f+f*float64(s.l) <= s.work
 }
 
 // polish takes Newton steps on the free set (see above) on the whole
-// problem (shrunk variables are restored first): after a step that a bound
-// blocked, the blocking variable leaves F and the step is recomputed on the
-// smaller face (an active-set method), while the work allows.
+// problem (shrunk variables are restored first).
 func (s *solver[T]) polish() {
-	budget := 2*s.work + polishAllowance
+	budget := s.work
 	s.work = 0
 	s.polishes++
 	if s.active < s.l {
@@ -71,35 +69,22 @@ func (s *solver[T]) polish() {
 		s.active = s.l
 	}
 	s.haveNext = false
+	l := s.l
 	var F []int
-	for t := 0; t < s.l; t++ {
+	for t := 0; t < l; t++ {
 		if s.status[t] == free {
 			F = append(F, t)
 		}
 	}
-	if s.opt.Progress != nil {
-		s.opt.Progress(s.iter, s.viol)
-	}
-	for len(F) >= 2 {
-		nf := float64(len(F))
-		budget -= nf*nf*nf/6 + nf*float64(s.l)
-		block := s.newtonStep(F)
-		if block < 0 || budget < 0 {
-			break
-		}
-		F = append(F[:block], F[block+1:]...)
-	}
-	if s.opt.Progress != nil {
-		s.opt.Progress(s.iter, s.viol)
-	}
-}
-
-// newtonStep takes one clipped Newton step on the variables F (positions)
-// and returns the index in F of the variable whose bound stopped the step,
-// or −1 (a full step, or no step possible).
-func (s *solver[T]) newtonStep(F []int) int {
-	l := s.l
 	nf := len(F)
+	if nf < 2 {
+		return
+	}
+	if s.opt.Progress != nil {
+		s.opt.Progress(s.iter, s.viol)
+	}
+	fn := float64(nf)
+	budget -= fn*fn*fn/6 + fn*float64(l)
 	h := mat.NewSymDense(nf, nil)
 	raw := h.RawSymmetric()
 	maxd := 0.0
@@ -111,13 +96,7 @@ func (s *solver[T]) newtonStep(F []int) int {
 		maxd = math.Max(maxd, float64(q[i]))
 	}
 	if !(maxd > 0) {
-		return -1
-	}
-	g := make([]float64, nf)
-	yf := make([]float64, nf)
-	for a, i := range F {
-		g[a] = s.g[i]
-		yf[a] = s.y[i]
+		return
 	}
 	// Q_FF + δI: δ tiny next to Q, enough to factorise a singular Q_FF (the
 	// direction stays a descent direction; the line search uses Q itself).
@@ -135,101 +114,166 @@ func (s *solver[T]) newtonStep(F []int) int {
 		}
 	}
 	if !ok {
-		return -1
+		return
 	}
-	var u mat.VecDense
-	if err := ch.SolveVecTo(&u, mat.NewVecDense(nf, g)); err != nil {
-		return -1
+	solve := func(b []float64) []float64 {
+		var x mat.VecDense
+		if err := ch.SolveVecTo(&x, mat.NewVecDense(nf, b)); err != nil {
+			return nil
+		}
+		return x.RawVector().Data
+	}
+	x := make([]float64, nf)
+	x0 := make([]float64, nf)
+	g := make([]float64, nf)
+	yf := make([]float64, nf)
+	for a, i := range F {
+		x[a] = s.alpha[i]
+		g[a] = s.g[i]
+		yf[a] = s.y[i]
+	}
+	copy(x0, x)
+	fixed := make([]bool, nf)
+	var cols, W [][]float64
+	if s.eq {
+		w := solve(yf)
+		if w == nil {
+			return
+		}
+		cols, W = append(cols, yf), append(W, w)
 	}
 	d := make([]float64, nf)
-	if s.eq {
-		var w mat.VecDense
-		if err := ch.SolveVecTo(&w, mat.NewVecDense(nf, yf)); err != nil {
-			return -1
+	hd := mat.NewVecDense(nf, nil)
+	for budget > 0 {
+		m := len(cols)
+		budget -= 4*fn*fn + float64(m*m)*fn
+		u := solve(g)
+		if u == nil {
+			break
 		}
-		var yu, yw float64
-		for a := 0; a < nf; a++ {
-			yu += yf[a] * u.AtVec(a)
-			yw += yf[a] * w.AtVec(a)
+		var mu mat.VecDense
+		if m > 0 {
+			// μ from S μ = −E H⁻¹ g, S = E H⁻¹ Eᵀ (ridged: the fixed eₖ can
+			// make the rows of E dependent; the projection below is exact).
+			S := mat.NewDense(m, m, nil)
+			r := mat.NewVecDense(m, nil)
+			tr := 0.0
+			for p := 0; p < m; p++ {
+				for q := 0; q < m; q++ {
+					S.Set(p, q, dot(cols[p], W[q]))
+				}
+				r.SetVec(p, -dot(cols[p], u))
+				tr += math.Abs(S.At(p, p))
+			}
+			for p := 0; p < m; p++ {
+				S.Set(p, p, S.At(p, p)+1e-13*tr)
+			}
+			if err := mu.SolveVec(S, r); err != nil {
+				break
+			}
 		}
-		if !(yw > 0) {
-			return -1
-		}
-		mu := -yu / yw
-		var yd float64
+		var yd, ny float64
 		for a := range d {
-			d[a] = -(u.AtVec(a) + mu*w.AtVec(a))
+			d[a] = -u[a]
+			for q := 0; q < m; q++ {
+				d[a] -= W[q][a] * mu.AtVec(q)
+			}
+			if fixed[a] {
+				d[a] = 0
+				continue
+			}
 			yd += yf[a] * d[a]
+			ny++
 		}
-		// yᵀd = 0 holds only to rounding relative to ‖u‖, which is large
-		// when Q_FF is nearly singular: project it back exactly.
-		yd /= float64(nf)
-		for a := range d {
-			d[a] -= yd * yf[a]
+		if s.eq {
+			// yᵀd = 0 holds only to rounding relative to ‖H⁻¹g‖, large when
+			// Q_FF is nearly singular: project it back exactly.
+			if ny == 0 {
+				break
+			}
+			yd /= ny
+			for a := range d {
+				if !fixed[a] {
+					d[a] -= yd * yf[a]
+				}
+			}
 		}
-	} else {
-		for a := range d {
-			d[a] = -u.AtVec(a)
+		gd := dot(g, d)
+		if !(gd < 0) {
+			break
 		}
+		hd.MulVec(h, mat.NewVecDense(nf, d))
+		curv := dot(hd.RawVector().Data, d)
+		step := math.Inf(1)
+		if curv > 0 {
+			step = -gd / curv
+		}
+		block := -1
+		for a, i := range F {
+			var room float64
+			switch {
+			case fixed[a]:
+				continue
+			case d[a] < 0:
+				room = x[a] / -d[a]
+			case d[a] > 0 && !math.IsInf(s.u[i], 1):
+				room = (s.u[i] - x[a]) / d[a]
+			default:
+				continue
+			}
+			if room < step {
+				step, block = room, a
+			}
+		}
+		if math.IsInf(step, 1) || math.IsNaN(step) || !(step > 0) {
+			break
+		}
+		for a, i := range F {
+			x[a] = math.Min(math.Max(x[a]+step*d[a], 0), s.u[i])
+			g[a] += step * hd.AtVec(a)
+		}
+		if block < 0 {
+			break
+		}
+		if d[block] < 0 {
+			x[block] = 0
+		} else {
+			x[block] = s.u[F[block]]
+		}
+		fixed[block] = true
+		ek := make([]float64, nf)
+		ek[block] = 1
+		w := solve(ek)
+		if w == nil {
+			break
+		}
+		cols, W = append(cols, ek), append(W, w)
 	}
-	// Exact line search on ½αᵀQα + pᵀα along d, clipped by the box.
-	var gd float64
-	for a := range d {
-		gd += g[a] * d[a]
-	}
-	if !(gd < 0) {
-		return -1
-	}
-	var hd mat.VecDense
-	hd.MulVec(h, mat.NewVecDense(nf, d))
-	curv := mat.Dot(&hd, mat.NewVecDense(nf, d))
-	step := math.Inf(1)
-	if curv > 0 {
-		step = -gd / curv
-	}
-	block := -1
+	// Apply the change to α, ∇ and Ḡ.
 	for a, i := range F {
-		var room float64
-		switch {
-		case d[a] < 0:
-			room = s.alpha[i] / -d[a]
-		case d[a] > 0 && !math.IsInf(s.u[i], 1):
-			room = (s.u[i] - s.alpha[i]) / d[a]
-		default:
+		da := x[a] - x0[a]
+		if da == 0 {
 			continue
 		}
-		if room < step {
-			step, block = room, a
+		was := s.status[i] == atUpper
+		s.alpha[i] = x[a]
+		q := s.row(i, l)
+		for k := range s.g[:l] {
+			s.g[k] += float64(q[k]) * da
 		}
-	}
-	if math.IsInf(step, 1) || math.IsNaN(step) || !(step > 0) {
-		return -1
-	}
-	was := make([]bool, nf)
-	for a, i := range F {
-		was[a] = s.status[i] == atUpper
-		old := s.alpha[i]
-		na := old + step*d[a]
-		if a == block {
-			if d[a] < 0 {
-				na = 0
-			} else {
-				na = s.u[i]
-			}
-		}
-		na = math.Min(math.Max(na, 0), s.u[i])
-		s.alpha[i] = na
-		if da := na - old; da != 0 {
-			q := s.row(i, l)
-			for k := range s.g[:l] {
-				s.g[k] += float64(q[k]) * da
-			}
-		}
-	}
-	for a, i := range F {
 		s.updateStatus(i)
-		s.updateGbar(i, was[a])
-		s.lastAlpha = math.Max(s.lastAlpha, s.alpha[i])
+		s.updateGbar(i, was)
+		s.lastAlpha = math.Max(s.lastAlpha, x[a])
 	}
-	return block
+	if s.opt.Progress != nil {
+		s.opt.Progress(s.iter, s.viol)
+	}
+}
+
+func dot(a, b []float64) float64 {
+	var s float64
+	for i, x := range a {
+		s += x * b[i]
+	}
+	return s
 }
