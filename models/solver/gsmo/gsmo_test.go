@@ -141,7 +141,7 @@ func TestCancel(t *testing.T) {
 }
 
 // TestPolish: the cvxopt fixtures solved with Newton polishing must match
-// as without; and an ill-conditioned SVM1+ dual (small λ, linear kernels of
+// as without; and an ill-conditioned SVM1+ dual (λ = 10⁻⁴, linear kernels of
 // rank 4 and 3, large C) that the sparse directions need very many
 // iterations for converges with polishing to a KKT point (residual checked
 // independently of the solver) in far fewer iterations.
@@ -182,7 +182,7 @@ func TestPolish(t *testing.T) {
 	for i := range y {
 		y[i] = float64(2*(i%2) - 1)
 	}
-	p := &Problem{K: &Dense{n, K}, KT: &Dense{n, KT}, Y: y, C: 10, Lambda: 1e-3}
+	p := &Problem{K: &Dense{n, K}, KT: &Dense{n, KT}, Y: y, C: 10, Lambda: 1e-4}
 	pol, err := Solve(context.Background(), p, Options{Eps: 1e-6, Polish: true})
 	if err != nil {
 		t.Fatal(err)

@@ -31,7 +31,6 @@ import (
 // progress callbacks every few milliseconds).
 const polishMaxFree = 600
 
-
 // pvar is a variable of the 2n-vector (α, β): index i, beta says which.
 type pvar struct {
 	i    int
