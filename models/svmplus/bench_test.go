@@ -175,7 +175,7 @@ func TestBenchTable(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(limit*float64(time.Second)))
 		t1, r1, err := timeFit(ctx, "svm1plus", ds, plus)
 		cancel()
-		note := fmt.Sprintf("SVM %d it, SVM2+ %d it (Qλ %.2g s wall), ", rs.Iterations, r2.Iterations, r2.Extras["qlambda_seconds"])
+		note := fmt.Sprintf("SVM %d it, %d SV; SVM2+ %d it, %d polishes, %d SV (Qλ %.2g s wall); ", rs.Iterations, rs.NSupport, r2.Iterations, int(r2.Extras["polishes"]), r2.NSupport, r2.Extras["qlambda_seconds"])
 		s1 := fmt.Sprintf("%10.4g", t1)
 		ratio := fmt.Sprintf("%12.3g", t1/t2)
 		if err != nil {
@@ -183,7 +183,7 @@ func TestBenchTable(t *testing.T) {
 			ratio = fmt.Sprintf(">%11.3g", t1/t2)
 			note += fmt.Sprintf("SVM1+ stopped at the %g s wall-clock limit", limit)
 		} else {
-			note += fmt.Sprintf("SVM1+ %d it", r1.Iterations)
+			note += fmt.Sprintf("SVM1+ %d it, %d polishes", r1.Iterations, int(r1.Extras["polishes"]))
 			if len(r1.Warnings) > 0 {
 				note += " (" + strings.Join(r1.Warnings, "; ")[:40] + "…)"
 			}

@@ -141,6 +141,9 @@ func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	last := time.Now()
 	iter := 0
 	var viol float64
+	if opt.Progress != nil {
+		s.tick = func() { opt.Progress(iter, viol) } // during long polishes
+	}
 	var work float64 // flops since the last polish (about 6n an iteration)
 	// Polish first after 5n iterations (well-conditioned problems are done
 	// by then), then every n iterations while polishing lowers the
@@ -223,6 +226,7 @@ type state struct {
 	G      []float64 // Gᵢ = yᵢ (K(α∘y))ᵢ
 	F      []float64 // Fᵢ = (1/λ)(K̃(α+β−C))ᵢ
 	kd, td []float64 // diagonals
+	tick   func()    // progress callback during polishing (may be nil)
 }
 
 // step is one move: kind 1 (β pair), 2 (α pair, same class), 3 (α pair

@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"lupilab/models/solver/ncqp"
 )
 
 // Newton polishing on the free set (Options.Polish), as in
@@ -29,7 +31,7 @@ import (
 
 // polishMaxFree bounds |F| (one factorisation stays short: the browser needs
 // progress callbacks every few milliseconds).
-const polishMaxFree = 600
+const polishMaxFree = 2000
 
 // pvar is a variable of the 2n-vector (α, β): index i, beta says which.
 type pvar struct {
@@ -84,20 +86,12 @@ func (s *state) polish(budget float64) {
 	}
 	// H_FF + δI: δ tiny next to H, enough to factorise a singular H_FF (the
 	// direction stays a descent direction; the line search uses H itself).
-	hr := mat.NewSymDense(nf, nil)
 	var ch mat.Cholesky
-	ok := false
-	for delta := 1e-12 * maxd; delta <= 1e-4*maxd; delta *= 100 {
-		hr.CopySym(h)
-		for a := 0; a < nf; a++ {
-			hr.SetSym(a, a, h.At(a, a)+delta)
+	if !factorTick(&ch, h, maxd, func() {
+		if s.tick != nil {
+			s.tick()
 		}
-		if ch.Factorize(hr) {
-			ok = true
-			break
-		}
-	}
-	if !ok {
+	}) {
 		return
 	}
 	solve := func(b []float64) []float64 {
@@ -295,4 +289,24 @@ func dot(a, b []float64) float64 {
 		s += x * b[i]
 	}
 	return s
+}
+
+// factorTick factorises h + δI (δ from 10⁻¹²·maxd up, until positive
+// definite) in blocks with a tick about every million multiply–adds (the
+// browser needs its progress callbacks), into ch.
+func factorTick(ch *mat.Cholesky, h *mat.SymDense, maxd float64, tick func()) bool {
+	nf := h.SymmetricDim()
+	src := h.RawSymmetric()
+	buf := make([]float64, nf*nf)
+	for delta := 1e-12 * maxd; delta <= 1e-4*maxd; delta *= 100 {
+		for a := 0; a < nf; a++ {
+			copy(buf[a*nf+a:(a+1)*nf], src.Data[a*src.Stride+a:a*src.Stride+nf])
+			buf[a*nf+a] += delta
+		}
+		if ncqp.CholeskyTick(buf, nf, tick) {
+			ch.SetFromU(mat.NewTriDense(nf, mat.Upper, buf))
+			return true
+		}
+	}
+	return false
 }

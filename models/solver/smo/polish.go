@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"lupilab/models/solver/ncqp"
 )
 
 // Newton polishing on the free set (Options.Polish).
@@ -37,7 +39,7 @@ import (
 // the work of a fit. |F| ≤ polishMaxFree keeps one polish short (a browser
 // needs its progress callbacks every few milliseconds).
 
-const polishMaxFree = 600
+const polishMaxFree = 2000
 
 // polishDue says whether a polish should run now.
 func (s *solver[T]) polishDue() bool {
@@ -100,20 +102,12 @@ func (s *solver[T]) polish() {
 	}
 	// Q_FF + δI: δ tiny next to Q, enough to factorise a singular Q_FF (the
 	// direction stays a descent direction; the line search uses Q itself).
-	hr := mat.NewSymDense(nf, nil)
 	var ch mat.Cholesky
-	ok := false
-	for delta := 1e-12 * maxd; delta <= 1e-4*maxd; delta *= 100 {
-		hr.CopySym(h)
-		for a := 0; a < nf; a++ {
-			hr.SetSym(a, a, h.At(a, a)+delta)
+	if !factorTick(&ch, h, maxd, func() {
+		if s.opt.Progress != nil {
+			s.opt.Progress(s.iter, s.viol)
 		}
-		if ch.Factorize(hr) {
-			ok = true
-			break
-		}
-	}
-	if !ok {
+	}) {
 		return
 	}
 	solve := func(b []float64) []float64 {
@@ -276,4 +270,24 @@ func dot(a, b []float64) float64 {
 		s += x * b[i]
 	}
 	return s
+}
+
+// factorTick factorises h + δI (δ from 10⁻¹²·maxd up, until positive
+// definite) in blocks with a tick about every million multiply–adds (the
+// browser needs its progress callbacks), into ch.
+func factorTick(ch *mat.Cholesky, h *mat.SymDense, maxd float64, tick func()) bool {
+	nf := h.SymmetricDim()
+	src := h.RawSymmetric()
+	buf := make([]float64, nf*nf)
+	for delta := 1e-12 * maxd; delta <= 1e-4*maxd; delta *= 100 {
+		for a := 0; a < nf; a++ {
+			copy(buf[a*nf+a:(a+1)*nf], src.Data[a*src.Stride+a:a*src.Stride+nf])
+			buf[a*nf+a] += delta
+		}
+		if ncqp.CholeskyTick(buf, nf, tick) {
+			ch.SetFromU(mat.NewTriDense(nf, mat.Upper, buf))
+			return true
+		}
+	}
+	return false
 }
