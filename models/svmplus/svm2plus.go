@@ -330,8 +330,20 @@ func trainSVM2(ctx context.Context, X *mat.Dense, y []float64, kx kernel.Kernel,
 	// (3) in v gives (C·Z̃ᵀZ̃ + λI)v = Z̃ᵀα, so ξ = Z̃v = Z̃(C·Z̃ᵀZ̃ + λI)⁻¹Z̃ᵀα = Qλα
 	// (the same push-through identity that turns this into eq 5).
 	slack := q.mulVec(res.Alpha)
+	// ‖w‖² = (α∘y)ᵀK(α∘y) = Σαᵢ((yyᵀ∘K)α)ᵢ with (yyᵀ∘K)α = ∇ + 1 − Qλα. At
+	// w = 0 the decision is a constant: every slack is absorbed by the
+	// correcting function (ξ = 1 for all, primal cost (Cn + λ)/2), which a
+	// low-dimensional linear privileged kernel often makes optimal.
+	var w2, sa float64
+	for i, a := range res.Alpha {
+		w2 += a * (res.Grad[i] + 1 - slack[i])
+		sa += a
+	}
+	if w2 <= 1e-6*sa {
+		rep.Warnings = append(rep.Warnings, "SVM2+ found the degenerate solution w = 0 (the correcting function absorbs every slack): the decision is a constant; try a richer privileged kernel (e.g. RBF)")
+	}
 	rep.Diagnostics = map[string][]float64{"alpha": append([]float64(nil), res.Alpha...), "slack": slack}
-	rep.Extras = map[string]float64{"C": C, "lambda": lambda, "violation": res.Violation, "polishes": float64(res.Polishes)}
+	rep.Extras = map[string]float64{"C": C, "lambda": lambda, "violation": res.Violation, "polishes": float64(res.Polishes), "w_norm2": w2}
 	m := newBinModel(kx, X, y, res.Alpha, -res.Rho, rep)
 	return m, res, nil
 }

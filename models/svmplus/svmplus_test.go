@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -560,4 +561,35 @@ func with(v model.Values, k, val string) model.Values {
 	out := v.Clone()
 	out[k] = val
 	return out
+}
+
+// TestSVM2PlusDegenerate: on LUPI data whose labels are an even function of
+// the linear privileged features' span (benchData: y = sign(w·u), z ≈ Bu),
+// a linear correcting function cannot follow the slacks, and the optimum is
+// w = 0 with ξ = 1 for everyone (v on the constant feature), of primal cost
+// (Cn + λ)/2: the dual objective must equal −(Cn + λ)/2 and the report must
+// warn. With an RBF privileged kernel the solution is not degenerate.
+func TestSVM2PlusDegenerate(t *testing.T) {
+	ds := benchData(200, 7)
+	sc, _ := data.FitScaler(ds, "standard")
+	ds = sc.Apply(ds)
+	y, _ := ds.BinaryY()
+	for _, zk := range []string{"linear", "rbf"} {
+		resetQCache()
+		v := model.Values{"C": "1", "lambda": "2", "kernel": "linear", "zkernel": zk, "zgamma": "0.03", "eps": "1e-6"}
+		m, err := fitSVM2Plus(context.Background(), ds, y, v, model.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := m.Report()
+		warned := strings.Contains(strings.Join(rep.Warnings, " "), "degenerate")
+		want := -(1*200 + 2.0) / 2
+		if zk == "linear" {
+			if math.Abs(rep.Objective-want) > 1e-6*math.Abs(want) || !warned {
+				t.Errorf("linear: objective %.9g (degenerate optimum %.9g), warning %v", rep.Objective, want, warned)
+			}
+		} else if warned || rep.Objective < want*(1-1e-3) || math.Abs(rep.Objective-want) < 1e-3*math.Abs(want) {
+			t.Errorf("rbf: objective %.9g (degenerate %.9g), warning %v: expected a non-degenerate solution", rep.Objective, want, warned)
+		}
+	}
 }
