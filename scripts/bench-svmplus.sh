@@ -5,7 +5,10 @@
 #
 # Environment (optional):
 #   LUPI_BENCH_N        sizes, default 250,500,1000,2000,4000
-#   LUPI_BENCH_ZKERNEL  privileged kernel: linear (default; factor-form Qλ) or rbf (dense Qλ)
+#   LUPI_BENCH_ZKERNEL  privileged kernel: linear (default; factor-form Qλ) or rbf (dense Qλ).
+#                       With the linear one both SVM+ optima on this data are the
+#                       degenerate w = 0 (a constant decision; the notes say so):
+#                       the timings are of that problem. rbf gives real classifiers.
 #   LUPI_BENCH_C, LUPI_BENCH_LAMBDA   regularisation (default 1, 1)
 #   LUPI_BENCH_D, LUPI_BENCH_XNOISE  X dimension and noise (default 20, 1.0)
 #   LUPI_BENCH_QP_MAXN  also time SVM1+ by the dense interior-point QP (as the paper timed MOSEK) up to this n

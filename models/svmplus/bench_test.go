@@ -175,7 +175,10 @@ func TestBenchTable(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(limit*float64(time.Second)))
 		t1, r1, err := timeFit(ctx, "svm1plus", ds, plus)
 		cancel()
-		note := fmt.Sprintf("SVM %d it, %d SV; SVM2+ %d it, %d polishes, %d SV (Qλ %.2g s wall); ", rs.Iterations, rs.NSupport, r2.Iterations, int(r2.Extras["polishes"]), r2.NSupport, r2.Extras["qlambda_seconds"])
+		note := fmt.Sprintf("SVM %d it, %d SV; SVM2+ %d it, %d polishes, %d SV, ‖w‖² %.2g (Qλ %.2g s wall); ", rs.Iterations, rs.NSupport, r2.Iterations, int(r2.Extras["polishes"]), r2.NSupport, r2.Extras["w_norm2"], r2.Extras["qlambda_seconds"])
+		if len(r2.Warnings) > 0 {
+			note += "SVM2+ DEGENERATE (w = 0); "
+		}
 		s1 := fmt.Sprintf("%10.4g", t1)
 		ratio := fmt.Sprintf("%12.3g", t1/t2)
 		if err != nil {
@@ -185,7 +188,7 @@ func TestBenchTable(t *testing.T) {
 		} else {
 			note += fmt.Sprintf("SVM1+ %d it, %d polishes", r1.Iterations, int(r1.Extras["polishes"]))
 			if len(r1.Warnings) > 0 {
-				note += " (" + strings.Join(r1.Warnings, "; ")[:40] + "…)"
+				note += " (SVM1+ DEGENERATE: w = 0)"
 			}
 		}
 		if maxQP, _ := strconv.Atoi(os.Getenv("LUPI_BENCH_QP_MAXN")); n <= maxQP {
