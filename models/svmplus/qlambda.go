@@ -34,13 +34,14 @@ func QLambda(ctx context.Context, kt *mat.SymDense, C, lambda float64) (*mat.Sym
 	a := mat.NewSymDense(n, nil)
 	a.CopySym(kt)
 	mu := lambda / C
+	ra := a.RawSymmetric()
 	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			if v := kt.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("svmplus: privileged kernel K̃[%d][%d] = %v is not finite", i, j, v)
+		for j, v := range ra.Data[i*ra.Stride+i : i*ra.Stride+n] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("svmplus: privileged kernel K̃[%d][%d] = %v is not finite", i, i+j, v)
 			}
 		}
-		a.SetSym(i, i, kt.At(i, i)+mu)
+		ra.Data[i*ra.Stride+i] += mu
 	}
 	var ch mat.Cholesky
 	if ok := ch.Factorize(a); !ok {
@@ -56,21 +57,23 @@ func QLambda(ctx context.Context, kt *mat.SymDense, C, lambda float64) (*mat.Sym
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	q := mat.NewSymDense(n, nil)
+	// Qλ = (1/C)(I − μA⁻¹), in place on the upper triangle of A⁻¹.
+	ri := inv.RawSymmetric()
 	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			v := -mu * inv.At(i, j)
-			if i == j {
+		row := ri.Data[i*ri.Stride+i : i*ri.Stride+n]
+		for j, v := range row {
+			v *= -mu
+			if j == 0 {
 				v++
 			}
 			v /= C
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return nil, errors.New("svmplus: Qλ has non-finite entries")
 			}
-			q.SetSym(i, j, v)
+			row[j] = v
 		}
 	}
-	return q, nil
+	return &inv, nil
 }
 
 // LowRankQLambda returns V (n×r) with Qλ = VVᵀ for the linear privileged
@@ -122,6 +125,30 @@ func checkCL(C, lambda float64) error {
 type qlam struct {
 	dense *mat.SymDense
 	v     *mat.Dense
+	// full holds both triangles of dense, row-major with stride n, so that
+	// rows are contiguous (the upper triangle alone makes half of every row
+	// a strided column walk).
+	full []float64
+}
+
+// newDenseQlam wraps a dense Qλ, mirroring its upper triangle into the
+// lower one in place (SymDense reads only the upper triangle).
+func newDenseQlam(q *mat.SymDense) *qlam {
+	raw := q.RawSymmetric()
+	n, st := raw.N, raw.Stride
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			raw.Data[j*st+i] = raw.Data[i*st+j]
+		}
+	}
+	full := raw.Data
+	if st != n {
+		full = make([]float64, n*n)
+		for i := 0; i < n; i++ {
+			copy(full[i*n:(i+1)*n], raw.Data[i*st:i*st+n])
+		}
+	}
+	return &qlam{dense: q, full: full}
 }
 
 func (q *qlam) size() int {
@@ -142,15 +169,9 @@ func (q *qlam) diag(i int) float64 {
 
 // addRow adds row i of Qλ to dst.
 func (q *qlam) addRow(i int, dst []float64) {
-	if q.dense != nil {
-		raw := q.dense.RawSymmetric()
-		for j := 0; j < i; j++ {
-			dst[j] += raw.Data[j*raw.Stride+i]
-		}
-		row := raw.Data[i*raw.Stride : i*raw.Stride+raw.N]
-		for j := i; j < raw.N; j++ {
-			dst[j] += row[j]
-		}
+	if q.full != nil {
+		n := len(dst)
+		floats.Add(dst, q.full[i*n:(i+1)*n])
 		return
 	}
 	vi := q.v.RawRowView(i)
@@ -161,14 +182,11 @@ func (q *qlam) addRow(i int, dst []float64) {
 
 // addSubRow adds Qλ[i][idx[t]] to dst[t].
 func (q *qlam) addSubRow(i int, idx []int, dst []float64) {
-	if q.dense != nil {
-		raw := q.dense.RawSymmetric()
+	if q.full != nil {
+		n := q.size()
+		row := q.full[i*n : (i+1)*n]
 		for t, j := range idx {
-			if j >= i {
-				dst[t] += raw.Data[i*raw.Stride+j]
-			} else {
-				dst[t] += raw.Data[j*raw.Stride+i]
-			}
+			dst[t] += row[j]
 		}
 		return
 	}

@@ -239,7 +239,7 @@ func privileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lambda f
 	if err != nil {
 		return nil, err
 	}
-	return &qlam{dense: q}, nil
+	return newDenseQlam(q), nil
 }
 
 // qcache keeps the last Qλ. Qλ depends on K̃, C and λ but not on the labels,

@@ -155,7 +155,7 @@ func TestSVM2PlusPrimal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m2, _, err := trainSVM2(context.Background(), X, c.Y, kernel.Kernel{Kind: kernel.Linear}, &qlam{dense: qd}, c.C, c.Lam, model.Options{}, tight)
+		m2, _, err := trainSVM2(context.Background(), X, c.Y, kernel.Kernel{Kind: kernel.Linear}, newDenseQlam(qd), c.C, c.Lam, model.Options{}, tight)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -241,7 +241,7 @@ func TestHardMarginLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, res, err = trainSVM2(context.Background(), X, h.Y, lin, &qlam{dense: qd}, 1, 1, model.Options{}, tight)
+	m, res, err = trainSVM2(context.Background(), X, h.Y, lin, newDenseQlam(qd), 1, 1, model.Options{}, tight)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +275,7 @@ func TestL2SVMIdentity(t *testing.T) {
 			}
 		}
 	}
-	m, res, err := trainSVM2(context.Background(), dense(l.X), l.Y, kernel.Kernel{Kind: kernel.Linear}, &qlam{dense: q}, l.C, l.Lam, model.Options{}, tight)
+	m, res, err := trainSVM2(context.Background(), dense(l.X), l.Y, kernel.Kernel{Kind: kernel.Linear}, newDenseQlam(q), l.C, l.Lam, model.Options{}, tight)
 	if err != nil {
 		t.Fatal(err)
 	}
