@@ -201,7 +201,7 @@ func fitGPCPlus(ctx context.Context, train *data.Dataset, y []float64, v model.V
 	var warnings []string
 	var evals int
 	if v.Bool("optimize") {
-		hs := hyperSearch{theta0: theta, restarts: v.Int("restarts"), seed: opt.Seed}
+		hs := hyperSearch{theta0: theta, restarts: v.Int("restarts"), seed: opt.Seed, stall: 4}
 		for i := range theta {
 			isAmp := i == 0 || i == st.nf
 			isMean := i == len(theta)-1

@@ -28,7 +28,19 @@ type hyperSearch struct {
 	restarts       int         // random restarts in addition to the starts
 	maxIter        int
 	seed           int64
+	// stall > 0 ends an L-BFGS run (as a line-search failure: it is
+	// restarted with an empty memory if it made progress) after that many
+	// consecutive evaluations without an evidence gain of 1e-7·(1+|log Z|).
+	// GPC+ sets it: with sites skipped by EP (a negative site precision) the
+	// EP fixed point is not a stationary point of the evidence in the other
+	// sites, the analytic gradient is then only approximate, and More–Thuente
+	// can spend many evaluations on steps of 10⁻⁶ without meeting its
+	// curvature condition.
+	stall int
 }
+
+// errStalled ends an L-BFGS run that stopped improving (hyperSearch.stall).
+var errStalled = errors.New("type-II ML: no evidence gain over several evaluations")
 
 type searchResult struct {
 	theta       []float64
@@ -93,16 +105,23 @@ func optimizeHyper(ctx context.Context, hs hyperSearch, ev evidenceFunc, tick fu
 	// evidence and only the best one is optimised; random restarts are
 	// optimised each.
 	starts := [][]float64{hs.theta0}
+	// screened keeps the evidence of the chosen deterministic start, so that
+	// the first evaluation of its L-BFGS run is not repeated.
+	var screened struct {
+		theta, grad []float64
+		logZ        float64
+	}
 	if len(hs.starts) > 0 && len(idx) > 0 {
 		bestStart, bestLZ := hs.theta0, math.Inf(-1)
 		for _, s := range append([][]float64{hs.theta0}, hs.starts...) {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			lz, _, err := ev(s)
+			lz, g, err := ev(s)
 			best.evaluations++
 			if err == nil && lz > bestLZ {
 				bestStart, bestLZ = s, lz
+				screened.theta, screened.grad, screened.logZ = s, g, lz
 			}
 		}
 		starts[0] = bestStart
@@ -140,14 +159,23 @@ func optimizeHyper(ctx context.Context, hs hyperSearch, ev evidenceFunc, tick fu
 			for k, i := range cur {
 				x0[k] = s[i]
 			}
-			// Func and Grad of optimize.Problem are called separately at the same
-			// point; one EP run serves both through this one-point cache.
-			var cacheX, cacheG []float64
+			// a two-point cache: the last point and the best point of the
+			// phase (Func and Grad are called separately at the same point;
+			// restarts begin at the best point)
+			var cacheX, cacheG, bestX, bestG []float64
 			var cacheF float64
+			bestF := math.Inf(1)
+			// best −log Z of the current L-BFGS run and the evaluations since
+			// it last improved (hyperSearch.stall)
+			runBest, stalled := math.Inf(1), 0
 			evals := 0
 			eval := func(x []float64) (float64, []float64) {
 				if cacheX != nil && equalSlices(cacheX, x) {
 					return cacheF, cacheG
+				}
+				if bestX != nil && equalSlices(bestX, x) {
+					// an L-BFGS restart from the best point of the last run
+					return bestF, bestG
 				}
 				if ctx.Err() != nil {
 					// Minimize is stopped through Status; until it looks, the
@@ -155,17 +183,32 @@ func optimizeHyper(ctx context.Context, hs hyperSearch, ev evidenceFunc, tick fu
 					return math.Inf(1), make([]float64, len(x))
 				}
 				th, pen, dpen := full(x)
-				lz, g, err := ev(th)
-				evals++
-				best.evaluations++
+				var lz float64
+				var g []float64
+				var err error
+				if pen == 0 && screened.theta != nil && equalSlices(th, screened.theta) {
+					lz, g = screened.logZ, screened.grad
+					screened.theta = nil
+				} else {
+					lz, g, err = ev(th)
+					evals++
+					best.evaluations++
+				}
 				if tick != nil {
 					tick((float64(si)+math.Min(1, float64(evals)/float64(3*maxIter)))/float64(len(starts)),
 						fmt.Sprintf("start %d of %d, evidence %d", si+1, len(starts), evals))
 				}
 				f := math.Inf(1)
 				grad := make([]float64, len(x))
+				keepBest := false
 				if err == nil && !math.IsNaN(lz) && !math.IsInf(lz, 0) {
 					f = -lz + pen
+					if math.IsInf(runBest, 1) || f < runBest-1e-7*(1+math.Abs(runBest)) {
+						runBest, stalled = f, 0
+					} else {
+						stalled++
+					}
+					keepBest = math.IsInf(bestF, 1) || f < bestF
 					for k, i := range cur {
 						grad[k] = -g[i] + dpen[k]
 					}
@@ -177,6 +220,9 @@ func optimizeHyper(ctx context.Context, hs hyperSearch, ev evidenceFunc, tick fu
 					lastErr = err
 				}
 				cacheX, cacheF, cacheG = append(cacheX[:0], x...), f, grad
+				if keepBest {
+					bestX, bestF, bestG = append(bestX[:0], x...), f, grad
+				}
 				return f, grad
 			}
 			if len(idx) == 0 {
@@ -190,6 +236,9 @@ func optimizeHyper(ctx context.Context, hs hyperSearch, ev evidenceFunc, tick fu
 				Status: func() (optimize.Status, error) {
 					if err := ctx.Err(); err != nil {
 						return optimize.Failure, err
+					}
+					if hs.stall > 0 && stalled >= hs.stall {
+						return optimize.Failure, errStalled
 					}
 					return optimize.NotTerminated, nil
 				},
@@ -212,6 +261,7 @@ func optimizeHyper(ctx context.Context, hs hyperSearch, ev evidenceFunc, tick fu
 			lastX := x0
 			phaseConverged := false
 			for run := 0; run < 3; run++ {
+				runBest, stalled = math.Inf(1), 0
 				fStart, _ := eval(x0)
 				res, err := optimize.Minimize(prob, x0, settings, &optimize.LBFGS{Store: 7, Linesearcher: &optimize.MoreThuente{}})
 				if cerr := ctx.Err(); cerr != nil {
