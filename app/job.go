@@ -38,6 +38,13 @@ func (j *job) start(ctx app.Context, owner app.Composer, stage string, work func
 	j.cancel, j.busy, j.progress, j.stage = cancel, true, 0, stage
 	// One job's work at a time: a new job waits until the one it cancelled
 	// has returned, so two fits never interleave their yields.
+	// Updates go through the owner, not the element whose handler started
+	// the job: go-app silently drops a dispatch whose source is no longer
+	// mounted, and a re-render may replace that element (a paper's Run
+	// button did) — the job then never showed progress nor finished.
+	dispatch := func(fn func(app.Context)) {
+		ctx.Dispatcher().Dispatch(app.Dispatch{Mode: app.Update, Source: owner, Function: fn})
+	}
 	prev, finished := j.done, make(chan struct{})
 	j.done = finished
 	ctx.Async(func() {
@@ -59,7 +66,7 @@ func (j *job) start(ctx app.Context, owner app.Composer, stage string, work func
 				app.Window().Set("__lupiMaxGapStage", maxStage)
 			}
 			last = time.Now()
-			ctx.Dispatch(func(ctx app.Context) {
+			dispatch(func(ctx app.Context) {
 				if mine == j.serial {
 					if p.Fraction >= 0 {
 						j.progress = p.Fraction
@@ -75,7 +82,7 @@ func (j *job) start(ctx app.Context, owner app.Composer, stage string, work func
 		// Let the "busy" state paint before the work starts.
 		yieldToBrowser()
 		res, err := work(jobCtx, progress)
-		ctx.Dispatch(func(ctx app.Context) {
+		dispatch(func(ctx app.Context) {
 			if mine != j.serial {
 				return // superseded by a newer job
 			}

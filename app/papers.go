@@ -53,7 +53,7 @@ func (p *Papers) Render() app.UI {
 				app.P().Class("paper").Text(e.Paper),
 				app.Button().ID("exp-run-"+e.Name).Class("primary").Text("Run in the browser").
 					Disabled(p.job.busy).OnClick(func(ctx app.Context, ev app.Event) { p.run(ctx, e) }),
-				app.If(p.errs[e.Name] != "", app.P().Class("error").Text(p.errs[e.Name])),
+				app.If(p.errs[e.Name] != "", app.P().ID("exp-"+e.Name+"-error").Class("error").Text(p.errs[e.Name])),
 				resultTables(e.Name, p.results[e.Name]),
 			)
 		}),
