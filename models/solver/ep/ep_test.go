@@ -30,6 +30,20 @@ func TestNormalAgainstMpmath(t *testing.T) {
 		if e := relErr(ra, r.Ratio); e > 1e-13 {
 			t.Errorf("NPhiRatio(%g) = %.17g, mpmath %.17g (rel %.2g)", r.Z, ra, r.Ratio, e)
 		}
+		// the fused version used by the tilted moments
+		flp, fra := logPhiRatio(r.Z)
+		if e := relErr(flp, r.Logphi); e > 1e-13 && math.Abs(flp-r.Logphi) > 1e-300 {
+			t.Errorf("logPhiRatio(%g) log Φ = %.17g, mpmath %.17g (rel %.2g)", r.Z, flp, r.Logphi, e)
+		}
+		if e := relErr(fra, r.Ratio); e > 1e-13 {
+			t.Errorf("logPhiRatio(%g) ratio = %.17g, mpmath %.17g (rel %.2g)", r.Z, fra, r.Ratio, e)
+		}
+	}
+	if lp, ra := logPhiRatio(math.NaN()); !math.IsNaN(lp) || !math.IsNaN(ra) {
+		t.Error("logPhiRatio at NaN")
+	}
+	if lp, ra := logPhiRatio(math.Inf(-1)); !math.IsInf(lp, -1) || !math.IsInf(ra, 1) {
+		t.Error("logPhiRatio at −Inf")
 	}
 	if !math.IsNaN(LogPhi(math.NaN())) || !math.IsInf(LogPhi(math.Inf(-1)), -1) || LogPhi(math.Inf(1)) != 0 {
 		t.Error("LogPhi at NaN / ±Inf")

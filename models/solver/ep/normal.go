@@ -88,3 +88,23 @@ func NPhiRatio(z float64) float64 {
 		return 1 / millsRatio(-z)
 	}
 }
+
+// logPhiRatio returns LogPhi(z) and NPhiRatio(z) together, sharing the one
+// erfc (or continued fraction) both need: the quadrature of the GPC+ site
+// evaluates them at every node.
+func logPhiRatio(z float64) (logPhi, ratio float64) {
+	switch {
+	case math.IsNaN(z):
+		return math.NaN(), math.NaN()
+	case z > 0:
+		logPhi = math.Log1p(-0.5 * math.Erfc(z*invSqrt2))
+	case z >= cfThreshold:
+		logPhi = math.Log(0.5 * math.Erfc(-z*invSqrt2))
+	case math.IsInf(z, -1):
+		return math.Inf(-1), math.Inf(1)
+	default:
+		r := millsRatio(-z)
+		return LogN(z) + math.Log(r), 1 / r
+	}
+	return logPhi, math.Exp(LogN(z) - logPhi)
+}

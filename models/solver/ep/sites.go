@@ -15,8 +15,7 @@ func ProbitTilted(y, m, v, s float64) (logZ, dm, d2 float64) {
 	a := s + v
 	sa := math.Sqrt(a)
 	z := y * m / sa
-	logZ = LogPhi(z)
-	r := NPhiRatio(z)
+	logZ, r := logPhiRatio(z)
 	dm = y * r / sa
 	d2 = -r * (z + r) / a
 	return logZ, dm, d2
@@ -96,8 +95,8 @@ func HeteroTilted(gh *GaussHermite, y, mf, vf, mg, vg float64) HeteroMoments {
 		a := vf + eg
 		sa := math.Sqrt(a)
 		z := y * mf / sa
-		r := NPhiRatio(z)
-		lw[k] = gh.LogW[k] + LogPhi(z)
+		lp, r := logPhiRatio(z)
+		lw[k] = gh.LogW[k] + lp
 		if lw[k] > best {
 			best = lw[k]
 		}
