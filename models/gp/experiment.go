@@ -226,10 +226,17 @@ func runOn(ctx context.Context, cfg experiment.Config, sets []*data.Dataset) (*e
 	}
 	total := perRepeat * repeats * len(tasks)
 	done := 0
+	rep := &reporter{}
 	tick := func() {
 		done++
 		if cfg.Progress != nil {
 			cfg.Progress(model.Progress{Fraction: float64(done) / float64(math.Max(1, float64(total))), Stage: "gpcplus experiment"})
+		}
+	}
+	if cfg.Progress != nil {
+		// The fits report too, so a browser yields inside long fits.
+		rep.fn = func(p model.Progress) {
+			cfg.Progress(model.Progress{Fraction: float64(done) / float64(math.Max(1, float64(total))), Stage: "gpcplus experiment", Message: p.Stage + " " + p.Message})
 		}
 	}
 	all := make([][]*methodRuns, len(tasks))
@@ -279,7 +286,7 @@ func runOn(ctx context.Context, cfg experiment.Config, sets []*data.Dataset) (*e
 							grid = append(grid, model.Values{"kernel": "rbf", "C": fmtF(c), "gamma": fmtF(g0 * gm)})
 						}
 					}
-					if v, err = selectByValidation(ctx, m.spec, grid, train, val, tick); err != nil {
+					if v, err = selectByValidation(ctx, m.spec, grid, train, val, tick, rep); err != nil {
 						return nil, err
 					}
 					svmBest = v
@@ -296,11 +303,11 @@ func runOn(ctx context.Context, cfg experiment.Config, sets []*data.Dataset) (*e
 							grid = append(grid, w)
 						}
 					}
-					if v, err = selectByValidation(ctx, m.spec, grid, train, val, tick); err != nil {
+					if v, err = selectByValidation(ctx, m.spec, grid, train, val, tick, rep); err != nil {
 						return nil, err
 					}
 				}
-				e, secs, err := fitError(ctx, m.spec, v, train, test)
+				e, secs, err := fitError(ctx, m.spec, v, train, test, rep)
 				tick()
 				if err != nil {
 					if ctx.Err() != nil {
@@ -323,16 +330,39 @@ func runOn(ctx context.Context, cfg experiment.Config, sets []*data.Dataset) (*e
 
 func fmtF(f float64) string { return strconv.FormatFloat(f, 'g', 6, 64) }
 
+// reporter forwards the fits' progress (nil fn: none) and counts the time
+// spent in it, which is not training time.
+type reporter struct {
+	fn     func(model.Progress)
+	paused time.Duration
+}
+
+func (r *reporter) options() model.Options {
+	o := model.Options{Seed: 1}
+	if r != nil && r.fn != nil {
+		o.Progress = func(p model.Progress) {
+			t := time.Now()
+			r.fn(p)
+			r.paused += time.Since(t)
+		}
+	}
+	return o
+}
+
 // fitError fits v on train and returns the test error rate (X only at test
-// time: the privileged block is removed) and the training time.
-func fitError(ctx context.Context, s *model.Spec, v model.Values, train, test *data.Dataset) (float64, float64, error) {
+// time: the privileged block is removed) and the training time (without the
+// time spent in progress reports).
+func fitError(ctx context.Context, s *model.Spec, v model.Values, train, test *data.Dataset, rep *reporter) (float64, float64, error) {
 	rv, err := s.Resolve(v)
 	if err != nil {
 		return 0, 0, err
 	}
-	start := time.Now()
-	f, err := s.Fit(ctx, train, rv, model.Options{Seed: 1})
-	secs := time.Since(start).Seconds()
+	if rep == nil {
+		rep = &reporter{}
+	}
+	start, paused0 := time.Now(), rep.paused
+	f, err := s.Fit(ctx, train, rv, rep.options())
+	secs := (time.Since(start) - (rep.paused - paused0)).Seconds()
 	if err != nil {
 		return 0, secs, err
 	}
@@ -355,7 +385,7 @@ func fitError(ctx context.Context, s *model.Spec, v model.Values, train, test *d
 
 // selectByValidation returns the grid point with the lowest validation error
 // (the first on ties); failed fits are skipped.
-func selectByValidation(ctx context.Context, s *model.Spec, grid []model.Values, train, val *data.Dataset, tick func()) (model.Values, error) {
+func selectByValidation(ctx context.Context, s *model.Spec, grid []model.Values, train, val *data.Dataset, tick func(), rep *reporter) (model.Values, error) {
 	var best model.Values
 	bestErr := math.Inf(1)
 	var lastErr error
@@ -363,7 +393,7 @@ func selectByValidation(ctx context.Context, s *model.Spec, grid []model.Values,
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		e, _, err := fitError(ctx, s, v, train, val)
+		e, _, err := fitError(ctx, s, v, train, val, rep)
 		tick()
 		if err != nil {
 			lastErr = err

@@ -372,7 +372,14 @@ func RunMPWTSVM(ctx context.Context, cfg experiment.Config, sets []*data.Dataset
 					res = &taskResult{}
 					results[ti][meth.label] = res
 				}
-				acc, secs, cv, best, rule, err := runMethod(ctx, meth, g, train, test, cvFolds, seed)
+				// The fits report to the page too (the browser yields in
+				// the progress callback), keeping the experiment's fraction.
+				fitProgress := func(p model.Progress) {
+					if cfg.Progress != nil {
+						cfg.Progress(model.Progress{Fraction: done / total, Stage: p.Stage, Message: p.Message})
+					}
+				}
+				acc, secs, cv, best, rule, err := runMethod(ctx, meth, g, train, test, cvFolds, seed, fitProgress)
 				if err != nil {
 					if ctx.Err() != nil {
 						return nil, ctx.Err()
@@ -490,7 +497,7 @@ func scoreRules(f model.Fitted, ds *data.Dataset, views bool) (map[string]float6
 
 // runMethod selects a method's parameters and rule by k-fold CV on train,
 // refits on all of train (timed) and scores test.
-func runMethod(ctx context.Context, m *expMethod, g gridSpec, train, test *data.Dataset, folds [][]int, seed int64) (acc, secs, cvAcc float64, best model.Values, rule string, err error) {
+func runMethod(ctx context.Context, m *expMethod, g gridSpec, train, test *data.Dataset, folds [][]int, seed int64, progress func(model.Progress)) (acc, secs, cvAcc float64, best model.Values, rule string, err error) {
 	if m.swap {
 		train, test = swapViews(train), swapViews(test)
 	}
@@ -510,7 +517,7 @@ func runMethod(ctx context.Context, m *expMethod, g gridSpec, train, test *data.
 			}
 			tr := data.Subset(train, data.Complement(n, f))
 			va := data.Subset(train, f)
-			fit, err := m.spec.Fit(ctx, tr, v, model.Options{Seed: seed})
+			fit, err := m.spec.Fit(ctx, tr, v, model.Options{Seed: seed, Progress: progress})
 			if err != nil {
 				ok, lastErr = false, err
 				break
@@ -549,7 +556,7 @@ func runMethod(ctx context.Context, m *expMethod, g gridSpec, train, test *data.
 	// reports it (the machine may be shared), wall-clock time otherwise.
 	start := time.Now()
 	cpu0, cpuOK := processCPU()
-	fit, err := m.spec.Fit(ctx, train, best, model.Options{Seed: seed})
+	fit, err := m.spec.Fit(ctx, train, best, model.Options{Seed: seed, Progress: progress})
 	secs = time.Since(start).Seconds()
 	if cpu1, ok := processCPU(); ok && cpuOK {
 		secs = cpu1 - cpu0

@@ -84,12 +84,24 @@ func (b *qpBuilder) addQuad(S *mat.Dense, G mat.Matrix, s float64) {
 		}
 	}
 	raw := b.P.RawSymmetric()
+	// A symmetric G is read from its storage: G.At through the interface
+	// was most of the assembly's time in the browser.
+	at := func(i, j int) float64 { return 0.5 * (G.At(i, j) + G.At(j, i)) }
+	if sg, ok := G.(*mat.SymDense); ok {
+		g := sg.RawSymmetric()
+		at = func(i, j int) float64 {
+			if i > j {
+				i, j = j, i
+			}
+			return g.Data[i*g.Stride+j]
+		}
+	}
 	for _, p := range nzs {
 		for _, q := range nzs {
 			if q.col < p.col {
 				continue
 			}
-			v := 0.5 * (G.At(p.row, q.row) + G.At(q.row, p.row)) * p.v * q.v
+			v := at(p.row, q.row) * p.v * q.v
 			if v != 0 {
 				raw.Data[p.col*raw.Stride+q.col] += s * v
 			}
