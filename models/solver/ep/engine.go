@@ -90,6 +90,7 @@ type blockState struct {
 	// (rows of pend, n each) with coefficients pc; pcs and pw are scratch.
 	pend, pc, pcs, pw []float64
 	np                int
+	tick              func() // progress report (Options.Progress) inside flush
 }
 
 // kDense returns K with both triangles filled (row-major, stride n), built
@@ -177,6 +178,11 @@ func Run(ctx context.Context, blocks []Block, site SiteFunc, opt Options) (*Resu
 	res.tick = func() {
 		if opt.Progress != nil {
 			opt.Progress(sweepNow, n)
+		}
+	}
+	if opt.Progress != nil {
+		for _, bs := range res.blocks {
+			bs.tick = res.tick
 		}
 	}
 	if err := res.recompute(); err != nil {
@@ -435,6 +441,9 @@ func (bs *blockState) flush() {
 		for i0 := 0; i0 <= j0; i0 += tileRows {
 			wi := min(tileRows, n-i0)
 			blas64.Gemm(blas.Trans, blas.NoTrans, -1, subGeneral(bs.pcs, n, 0, i0, k, wi), pj, 1, subGeneral(raw.Data, raw.Stride, i0, j0, wi, wj))
+		}
+		if bs.tick != nil {
+			bs.tick() // ≤ pendRows·tileRows·n multiply-adds apart
 		}
 	}
 	bs.np = 0
