@@ -3,6 +3,7 @@ package ep
 import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
 )
 
 // Tiled level-3 steps of recompute. The posterior recomputation is O(n³)
@@ -110,4 +111,52 @@ func syrkUpper(v blas64.General, s blas64.Symmetric, tick func() error) error {
 		}
 	}
 	return nil
+}
+
+// luTiled is lapack64.Getrf (A = P L U with partial pivoting, LAPACK's
+// ipiv convention: row i was interchanged with row ipiv[i], in order) by a
+// right-looking blocked algorithm that calls tick between blocks: Getrf on
+// each tileRows-wide column panel, the panel's row interchanges applied to
+// the other columns, a Trsm for the block row of U, and the trailing update
+// A₂₂ −= L₂₁U₁₂ in Gemm tiles. It reports false for an exactly singular
+// matrix, like Getrf.
+func luTiled(a blas64.General, ipiv []int, tick func() error) (bool, error) {
+	n := a.Rows
+	ok := true
+	for k0 := 0; k0 < n; k0 += tileRows {
+		k1 := min(n, k0+tileRows)
+		w := k1 - k0
+		panel := subGeneral(a.Data, a.Stride, k0, k0, n-k0, w)
+		if !lapack64.Getrf(panel, ipiv[k0:k1]) {
+			ok = false
+		}
+		for i := k0; i < k1; i++ {
+			p := ipiv[i] + k0
+			ipiv[i] = p
+			if p != i {
+				if k0 > 0 {
+					blas64.Swap(blas64.Vector{N: k0, Inc: 1, Data: a.Data[i*a.Stride:]}, blas64.Vector{N: k0, Inc: 1, Data: a.Data[p*a.Stride:]})
+				}
+				if k1 < n {
+					blas64.Swap(blas64.Vector{N: n - k1, Inc: 1, Data: a.Data[i*a.Stride+k1:]}, blas64.Vector{N: n - k1, Inc: 1, Data: a.Data[p*a.Stride+k1:]})
+				}
+			}
+		}
+		if k1 < n {
+			l11 := blas64.Triangular{N: w, Stride: a.Stride, Data: a.Data[k0*a.Stride+k0:], Uplo: blas.Lower, Diag: blas.Unit}
+			u12 := subGeneral(a.Data, a.Stride, k0, k1, w, n-k1)
+			blas64.Trsm(blas.Left, blas.NoTrans, 1, l11, u12)
+			l21 := subGeneral(a.Data, a.Stride, k1, k0, n-k1, w)
+			for c0 := k1; c0 < n; c0 += tileCols {
+				c := min(tileCols, n-c0)
+				blas64.Gemm(blas.NoTrans, blas.NoTrans, -1, l21, subGeneral(a.Data, a.Stride, k0, c0, w, c), 1, subGeneral(a.Data, a.Stride, k1, c0, n-k1, c))
+				if tick != nil {
+					if err := tick(); err != nil {
+						return ok, err
+					}
+				}
+			}
+		}
+	}
+	return ok, nil
 }

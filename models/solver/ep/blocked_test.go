@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -100,5 +101,46 @@ func TestTiledLevel3(t *testing.T) {
 	calls = 0
 	if err := syrkUpper(blas64.General{Rows: 10, Cols: 200, Stride: 200, Data: make([]float64, 2000)}, blas64.Symmetric{N: 200, Stride: 200, Data: make([]float64, 200*200), Uplo: blas.Upper}, tick); err != stop || calls != 1 {
 		t.Errorf("syrkUpper ignored the tick error: %v after %d ticks", err, calls)
+	}
+}
+
+// luTiled factorises like lapack64.Getrf: P L U reproduces A, and on these
+// matrices (no near-ties between pivot candidates) the interchanges and
+// factors equal Getrf's.
+func TestLUTiled(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	for _, n := range []int{1, 5, 64, 65, 200} {
+		ad := make([]float64, n*n)
+		for i := range ad {
+			ad[i] = rng.NormFloat64()
+		}
+		want := blas64.General{Rows: n, Cols: n, Stride: n, Data: append([]float64(nil), ad...)}
+		got := blas64.General{Rows: n, Cols: n, Stride: n, Data: append([]float64(nil), ad...)}
+		wp, gp := make([]int, n), make([]int, n)
+		lapack64.Getrf(want, wp)
+		ticks := 0
+		ok, err := luTiled(got, gp, func() error { ticks++; return nil })
+		if !ok || err != nil {
+			t.Fatalf("n=%d: %v %v", n, ok, err)
+		}
+		for i := range wp {
+			if wp[i] != gp[i] {
+				t.Fatalf("n=%d: pivot %d: %d vs Getrf %d", n, i, gp[i], wp[i])
+			}
+		}
+		if !mat.EqualApprox(mat.NewDense(n, n, got.Data), mat.NewDense(n, n, want.Data), 1e-10) {
+			t.Errorf("n=%d: factors differ from Getrf", n)
+		}
+		if n > tileRows && ticks == 0 {
+			t.Errorf("n=%d: no progress ticks", n)
+		}
+	}
+	stop := errors.New("stop")
+	a := blas64.General{Rows: 200, Cols: 200, Stride: 200, Data: make([]float64, 200*200)}
+	for i := 0; i < 200; i++ {
+		a.Data[i*200+i] = 1
+	}
+	if _, err := luTiled(a, make([]int, 200), func() error { return stop }); err != stop {
+		t.Errorf("luTiled ignored the tick error: %v", err)
 	}
 }

@@ -8,7 +8,6 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -547,12 +546,14 @@ func (r *Result) recomputeLU(b int) error {
 		}
 		dst[i]++
 	}
-	// A = P L U (lapack Getrf, blocked); log|A| from U's diagonal and the
+	// A = P L U (luTiled: blocked Getrf with progress); log|A| from U's diagonal and the
 	// parity of the row interchanges.
 	if len(bs.ipiv) != n {
 		bs.ipiv = make([]int, n)
 	}
-	if !lapack64.Getrf(ar, bs.ipiv) {
+	if ok, err := luTiled(ar, bs.ipiv, r.progress); err != nil {
+		return err
+	} else if !ok {
 		return fmt.Errorf("%w: the posterior covariance is not positive definite", ErrNumerical)
 	}
 	var ld float64
