@@ -160,3 +160,28 @@ func luTiled(a blas64.General, ipiv []int, tick func() error) (bool, error) {
 	}
 	return ok, nil
 }
+
+// cholTiled overwrites the upper triangle of the symmetric a with its
+// Cholesky factor U (a = UᵀU) by a right-looking blocked algorithm calling
+// tick between tiles: Potrf on each diagonal block, a Trsm for its block row
+// and the trailing update A₂₂ −= U₁₂ᵀU₁₂ by syrkUpper. It reports false when
+// a is not positive definite.
+func cholTiled(a blas64.Symmetric, tick func() error) (bool, error) {
+	n := a.N
+	for k0 := 0; k0 < n; k0 += tileRows {
+		k1 := min(n, k0+tileRows)
+		w := k1 - k0
+		u11, ok := lapack64.Potrf(blas64.Symmetric{N: w, Stride: a.Stride, Data: a.Data[k0*a.Stride+k0:], Uplo: blas.Upper})
+		if !ok {
+			return false, nil
+		}
+		if k1 < n {
+			u12 := subGeneral(a.Data, a.Stride, k0, k1, w, n-k1)
+			blas64.Trsm(blas.Left, blas.Trans, 1, u11, u12)
+			if err := syrkUpper(u12, blas64.Symmetric{N: n - k1, Stride: a.Stride, Data: a.Data[k1*a.Stride+k1:], Uplo: blas.Upper}, tick); err != nil {
+				return true, err
+			}
+		}
+	}
+	return true, nil
+}

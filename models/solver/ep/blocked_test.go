@@ -144,3 +144,39 @@ func TestLUTiled(t *testing.T) {
 		t.Errorf("luTiled ignored the tick error: %v", err)
 	}
 }
+
+// cholTiled gives lapack64.Potrf's factor and reports a matrix that is not
+// positive definite.
+func TestCholTiled(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 11))
+	for _, n := range []int{1, 7, 64, 65, 200} {
+		g := make([]float64, n*n)
+		for i := range g {
+			g[i] = rng.NormFloat64()
+		}
+		a := make([]float64, n*n) // GᵀG + nI
+		blas64.Gemm(blas.Trans, blas.NoTrans, 1, blas64.General{Rows: n, Cols: n, Stride: n, Data: g}, blas64.General{Rows: n, Cols: n, Stride: n, Data: g}, 0, blas64.General{Rows: n, Cols: n, Stride: n, Data: a})
+		for i := 0; i < n; i++ {
+			a[i*n+i] += float64(n)
+		}
+		want := blas64.Symmetric{N: n, Stride: n, Data: append([]float64(nil), a...), Uplo: blas.Upper}
+		got := blas64.Symmetric{N: n, Stride: n, Data: append([]float64(nil), a...), Uplo: blas.Upper}
+		if _, ok := lapack64.Potrf(want); !ok {
+			t.Fatal("Potrf failed")
+		}
+		if ok, err := cholTiled(got, nil); !ok || err != nil {
+			t.Fatalf("n=%d: %v %v", n, ok, err)
+		}
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				if d := got.Data[i*n+j] - want.Data[i*n+j]; d > 1e-10 || d < -1e-10 {
+					t.Fatalf("n=%d: U(%d,%d) %g vs Potrf %g", n, i, j, got.Data[i*n+j], want.Data[i*n+j])
+				}
+			}
+		}
+		a[(n-1)*n+n-1] = -1 // not positive definite
+		if ok, _ := cholTiled(blas64.Symmetric{N: n, Stride: n, Data: a, Uplo: blas.Upper}, nil); ok {
+			t.Errorf("n=%d: an indefinite matrix was factorised", n)
+		}
+	}
+}

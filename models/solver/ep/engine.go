@@ -76,7 +76,6 @@ type blockState struct {
 	sigma  *mat.SymDense
 	mu     []float64
 	sW     []float64
-	chol   mat.Cholesky
 	alpha  []float64
 	// buffers reused by every recompute of a Run
 	kd   []float64 // K as a dense row-major n×n matrix (both triangles)
@@ -471,10 +470,19 @@ func (r *Result) recompute() error {
 		if bs.bsym == nil {
 			bs.bsym = mat.NewSymDense(n, nil)
 		}
-		if err := factorBInto(&bs.chol, bs.bsym, bs.k, bs.sW); err != nil {
+		fillB(bs.bsym, bs.k, bs.sW)
+		br := bs.bsym.RawSymmetric()
+		if ok, err := cholTiled(br, r.progress); err != nil {
 			return err
+		} else if !ok {
+			return fmt.Errorf("%w: I + S̃^½KS̃^½ is not positive definite", ErrNumerical)
 		}
-		bs.logDet = bs.chol.LogDet()
+		// B = UᵀU, U in the upper triangle of bsym
+		u := blas64.Triangular{N: n, Stride: br.Stride, Data: br.Data, Uplo: blas.Upper, Diag: blas.NonUnit}
+		bs.logDet = 0
+		for i := 0; i < n; i++ {
+			bs.logDet += 2 * math.Log(br.Data[i*br.Stride+i])
+		}
 		// V = L⁻¹ S̃^½ K = U⁻ᵀ S̃^½ K (n×n, B = UᵀU), Σ = K − VᵀV.
 		kd := bs.kDense()
 		if len(bs.work) < n*n {
@@ -489,7 +497,7 @@ func (r *Result) recompute() error {
 			}
 		}
 		// Tiled so that progress is reported every few milliseconds.
-		if err := solveLower(rawUpper(&bs.chol), blas.Trans, vr, r.progress); err != nil {
+		if err := solveLower(u, blas.Trans, vr, r.progress); err != nil {
 			return err
 		}
 		bs.sigma.CopySym(bs.k)
@@ -504,7 +512,7 @@ func (r *Result) recompute() error {
 		for i := range bs.mu {
 			bs.mu[i] = bs.m0[i] + t[i]
 		}
-		bs.alpha = alphaOf(&bs.chol, kd, bs.sW, p, bs.alpha)
+		bs.alpha = alphaOf(u, kd, bs.sW, p, bs.alpha)
 	}
 	return nil
 }
@@ -515,11 +523,6 @@ func (bs *blockState) vecs(n int) (p, t []float64) {
 		bs.p, bs.t = make([]float64, n), make([]float64, n)
 	}
 	return bs.p, bs.t
-}
-
-// rawUpper returns the upper Cholesky factor U (B = UᵀU) without copying.
-func rawUpper(ch *mat.Cholesky) blas64.Triangular {
-	return ch.RawU().(*mat.TriDense).RawTriangular()
 }
 
 // recomputeLU is recompute for a block whose site precisions may be
@@ -629,12 +632,18 @@ func (r *Result) progress() error {
 	return nil
 }
 
+// factorB factorises B = I + S̃^½KS̃^½ (for prediction).
 func factorB(ch *mat.Cholesky, k *mat.SymDense, sW []float64) error {
-	return factorBInto(ch, mat.NewSymDense(len(sW), nil), k, sW)
+	bm := mat.NewSymDense(len(sW), nil)
+	fillB(bm, k, sW)
+	if ok := ch.Factorize(bm); !ok {
+		return fmt.Errorf("%w: I + S̃^½KS̃^½ is not positive definite", ErrNumerical)
+	}
+	return nil
 }
 
-// factorBInto factorises B = I + S̃^½KS̃^½, building B in the buffer bm.
-func factorBInto(ch *mat.Cholesky, bm, k *mat.SymDense, sW []float64) error {
+// fillB writes the upper triangle of B = I + S̃^½KS̃^½ into bm.
+func fillB(bm, k *mat.SymDense, sW []float64) {
 	n := len(sW)
 	kr, br := k.RawSymmetric(), bm.RawSymmetric()
 	for i := 0; i < n; i++ {
@@ -646,14 +655,10 @@ func factorBInto(ch *mat.Cholesky, bm, k *mat.SymDense, sW []float64) error {
 		}
 		dst[i]++
 	}
-	if ok := ch.Factorize(bm); !ok {
-		return fmt.Errorf("%w: I + S̃^½KS̃^½ is not positive definite", ErrNumerical)
-	}
-	return nil
 }
 
 // alphaOf returns α = p − S̃^½B⁻¹S̃^½Kp (into dst when it has length n).
-func alphaOf(ch *mat.Cholesky, kd []float64, sW, p, dst []float64) []float64 {
+func alphaOf(u blas64.Triangular, kd []float64, sW, p, dst []float64) []float64 {
 	n := len(p)
 	kp := make([]float64, n)
 	blas64.Gemv(blas.NoTrans, 1, blas64.General{Rows: n, Cols: n, Stride: n, Data: kd}, blas64.Vector{N: n, Inc: 1, Data: p}, 0, blas64.Vector{N: n, Inc: 1, Data: kp})
@@ -661,7 +666,6 @@ func alphaOf(ch *mat.Cholesky, kd []float64, sW, p, dst []float64) []float64 {
 		kp[i] *= sW[i]
 	}
 	// B⁻¹x = U⁻¹U⁻ᵀx
-	u := rawUpper(ch)
 	x := blas64.Vector{N: n, Inc: 1, Data: kp}
 	blas64.Trsv(blas.Trans, u, x)
 	blas64.Trsv(blas.NoTrans, u, x)
