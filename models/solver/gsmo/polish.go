@@ -118,7 +118,10 @@ func (s *state) polish(budget float64) {
 	}
 	copy(x0, x)
 	fixed := make([]bool, nf)
+	// The constraint rows: e0, e1 (dense) and eₖ for the variables held at
+	// 0 (unit[p] = k; their entries of S and r are read off, O(1)).
 	cols := [][]float64{e0, e1}
+	unit := []int{-1, -1}
 	var W [][]float64
 	for _, c := range cols {
 		w := solve(c)
@@ -130,22 +133,34 @@ func (s *state) polish(budget float64) {
 	d := make([]float64, nf)
 	hd := mat.NewVecDense(nf, nil)
 	for budget > 0 {
-		budget -= 4*fn*fn + float64(len(cols)*len(cols))*fn
+		m := len(cols)
+		budget -= 5*fn*fn + float64(m)*fn*4 + float64(m*m*m)/3
 		u := solve(g)
 		if u == nil {
 			break
 		}
 		// μ from S μ = −E H⁻¹ g, S = E H⁻¹ Eᵀ (ridged: the fixed eₖ can make
 		// the rows of E dependent; the projection below is exact).
-		m := len(cols)
 		S := mat.NewDense(m, m, nil)
 		r := mat.NewVecDense(m, nil)
 		tr := 0.0
 		for p := 0; p < m; p++ {
 			for q := 0; q < m; q++ {
-				S.Set(p, q, dot(cols[p], W[q]))
+				if unit[p] >= 0 {
+					S.Set(p, q, W[q][unit[p]])
+				} else {
+					if unit[p] >= 0 {
+						S.Set(p, q, W[q][unit[p]])
+					} else {
+						S.Set(p, q, dot(cols[p], W[q]))
+					}
+				}
 			}
-			r.SetVec(p, -dot(cols[p], u))
+			if unit[p] >= 0 {
+				r.SetVec(p, -u[unit[p]])
+			} else {
+				r.SetVec(p, -dot(cols[p], u))
+			}
 			tr += math.Abs(S.At(p, p))
 		}
 		for p := 0; p < m; p++ {
@@ -203,7 +218,7 @@ func (s *state) polish(budget float64) {
 		if w == nil {
 			break
 		}
-		cols = append(cols, ek)
+		cols, unit = append(cols, ek), append(unit, block)
 		W = append(W, w)
 	}
 	// Apply the change to (α, β) and to the full gradients.
