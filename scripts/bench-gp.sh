@@ -9,8 +9,8 @@
 # then BenchmarkPredictGrid (40 000-point grid, n = 70 and 400).
 # Usage: scripts/bench-gp.sh [sizes-regexp] [benchtime]   e.g. scripts/bench-gp.sh '100|200' 2x
 # GP_BENCH_WASM=1 runs the same benchmarks as WebAssembly under node
-# (GOOS=js GOARCH=wasm, go_js_wasm_exec); there cpu-ms/op is not available and
-# the ratios use wall time.
+# (GOOS=js GOARCH=wasm, go_js_wasm_exec; benchtime 3x by default); there
+# cpu-ms/op is not available and the ratios use wall time.
 set -eu
 cd "$(dirname "$0")/.."
 sizes=${1:-100|200|400|800}
@@ -18,6 +18,8 @@ bt=${2:-1x}
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 if [ "${GP_BENCH_WASM:-}" = 1 ]; then
+  # one iteration would time node's JIT warm-up in the first benchmark
+  bt=${2:-3x}
   export GOOS=js GOARCH=wasm
   set -- -exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec"
 else
