@@ -149,9 +149,11 @@ func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	// by then), then every n iterations while polishing lowers the
 	// objective more than the iterations since the previous polish did;
 	// otherwise the interval doubles (a polish costs at most the work since
-	// the previous one, so unhelpful polishes cost little in all).
+	// the previous one, so unhelpful polishes cost little in all). A polish
+	// cut short by its budget doubles the next one's (up to 8×).
 	base := max(n, 200)
 	gap := base
+	mult := 1.0 // a polish may spend mult × the work since the previous one
 	nextPolish := max(5*n, 1000)
 	lastObj := s.objective()
 	for ; iter < opt.MaxIter; iter++ {
@@ -161,7 +163,7 @@ func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 			// factorisation and a few dozen passes.
 			if nf := float64(s.nPositive()); nf <= polishMaxFree && nf*nf*nf/6+100*nf*nf+2*nf*float64(n) <= work {
 				before := s.objective()
-				s.polish(work)
+				unfinished := s.polish(mult * work)
 				res.Polishes++
 				work = 0
 				after := s.objective()
@@ -169,6 +171,13 @@ func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 					gap *= 2
 				} else {
 					gap = base
+				}
+				if unfinished {
+					// cut short by its budget: the active set is far from
+					// the optimal one; let the next polish go further
+					mult = min(2*mult, 8)
+				} else {
+					mult = 1
 				}
 				lastObj = after
 				nextPolish = iter + gap

@@ -46,12 +46,13 @@ func (s *state) value(v pvar) float64 {
 	return s.a[v.i]
 }
 
-// polish runs Newton passes on the free set within budget flops. H_FF is
+// polish runs Newton passes on the free set within budget flops; it says
+// whether the budget ran out before a full (unblocked) step. H_FF is
 // factorised once; a variable that a step drives to 0 stays there by one
 // more equality eₖᵀd = 0 in the Schur complement (O(|F|²) a pass instead of
 // a new factorisation), and the gradient on F is kept by H_FF·d, so only
 // the final change touches the full gradients (O(|F|·n)).
-func (s *state) polish(budget float64) {
+func (s *state) polish(budget float64) (unfinished bool) {
 	var F []pvar
 	for i := 0; i < s.n; i++ {
 		if s.a[i] > 0 {
@@ -63,7 +64,7 @@ func (s *state) polish(budget float64) {
 	}
 	nf := len(F)
 	if nf < 3 || nf > polishMaxFree {
-		return
+		return false
 	}
 	fn := float64(nf)
 	budget -= fn*fn*fn/6 + 2*fn*float64(s.n)
@@ -82,7 +83,7 @@ func (s *state) polish(budget float64) {
 		maxd = math.Max(maxd, h.At(a, a))
 	}
 	if !(maxd > 0) {
-		return
+		return false
 	}
 	// H_FF + δI: δ tiny next to H, enough to factorise a singular H_FF (the
 	// direction stays a descent direction; the line search uses H itself).
@@ -92,7 +93,7 @@ func (s *state) polish(budget float64) {
 			s.tick()
 		}
 	}) {
-		return
+		return false
 	}
 	solve := func(b []float64) []float64 {
 		var x mat.VecDense
@@ -126,7 +127,7 @@ func (s *state) polish(budget float64) {
 	for _, c := range cols {
 		w := solve(c)
 		if w == nil {
-			return
+			return false
 		}
 		W = append(W, w)
 	}
@@ -221,6 +222,7 @@ func (s *state) polish(budget float64) {
 		cols, unit = append(cols, ek), append(unit, block)
 		W = append(W, w)
 	}
+	unfinished = budget <= 0
 	// Apply the change to (α, β) and to the full gradients.
 	da := make([]float64, s.n) // Δα
 	ds := make([]float64, s.n) // Δ(α+β)
@@ -252,6 +254,7 @@ func (s *state) polish(budget float64) {
 			}
 		}
 	}
+	return unfinished
 }
 
 // projectDir makes d satisfy e0ᵀd = 0 and e1ᵀd = 0 exactly on the free
