@@ -24,13 +24,19 @@ import (
 // for the two equalities (E = [1ᵀ 1ᵀ; yᵀ 0ᵀ]) comes from one Cholesky
 // factorisation of H_FF + δI and a 2×2 Schur complement; the exact line
 // search along d is clipped at the first variable reaching 0, which then
-// leaves F, and the step is recomputed on the smaller face while the work
-// allows (a polish runs only when the work since the previous one pays for
-// the factorisation and a hundred passes, and spends at most that). The objective never increases, the iterate stays feasible, and
+// stays there (one more equality eₖᵀd = 0 in the Schur complement), and the
+// step is recomputed on the smaller face while the budget allows. A polish
+// runs only when the work since the previous one pays for the
+// factorisation and a hundred passes; it may spend that work times a
+// multiplier that doubles (up to 8) after each polish cut short by it (see
+// Solve). The objective never increases, the iterate stays feasible, and
 // the stopping rule (kinds I–III) is unchanged.
+//
+// polishMaxFree bounds |F|; the factorisation is blocked with progress
+// ticks (ncqp.CholeskyTick), as the browser needs callbacks every few
+// milliseconds.
 
-// polishMaxFree bounds |F| (one factorisation stays short: the browser needs
-// progress callbacks every few milliseconds).
+// polishMaxFree bounds |F| (a polish costs O(|F|³)).
 const polishMaxFree = 2000
 
 // pvar is a variable of the 2n-vector (α, β): index i, beta says which.
