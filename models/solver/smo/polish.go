@@ -38,9 +38,11 @@ import (
 // its passes stop when they have spent four times that work (an active set
 // that is far from the optimal one needs a pass per variable to drop:
 // digits one-vs-rest at C = 1000 drops ~150 of 200): polishing costs at
-// most 4× the SMO work of a fit. |F| ≤ polishMaxFree keeps one polish short (a browser
-// needs its progress callbacks every few milliseconds).
+// most 4× the SMO work of a fit. The factorisation is blocked with
+// progress ticks (ncqp.CholeskyTick): a browser needs its callbacks every
+// few milliseconds.
 
+// polishMaxFree bounds |F| (a polish costs O(|F|³)).
 const polishMaxFree = 2000
 
 // polishDue says whether a polish should run now.
