@@ -97,15 +97,27 @@ type fitOutcome struct {
 	conv    bool
 }
 
-func fitScore(ctx context.Context, s *model.Spec, v model.Values, train, test *data.Dataset) (fitOutcome, error) {
+// fitScore fits v on train and scores it on test. progress (may be nil)
+// receives the fit's reports — in the browser the page gets its turns there
+// — and the time spent in it is not counted as training time.
+func fitScore(ctx context.Context, s *model.Spec, v model.Values, train, test *data.Dataset, progress func(model.Progress)) (fitOutcome, error) {
 	rv, err := s.Resolve(v)
 	if err != nil {
 		return fitOutcome{}, err
 	}
+	var paused time.Duration
+	opt := model.Options{Seed: 1}
+	if progress != nil {
+		opt.Progress = func(p model.Progress) {
+			t := time.Now()
+			progress(p)
+			paused += time.Since(t)
+		}
+	}
 	c0, cpuOK := cpuSeconds()
 	start := time.Now()
-	f, err := s.Fit(ctx, train, rv, model.Options{Seed: 1})
-	wall := time.Since(start).Seconds()
+	f, err := s.Fit(ctx, train, rv, opt)
+	wall := (time.Since(start) - paused).Seconds()
 	secs := wall
 	if c1, ok := cpuSeconds(); ok && cpuOK {
 		secs = c1 - c0
@@ -157,7 +169,7 @@ func better(acc float64, conv bool, bestAcc float64, bestConv bool) bool {
 // selectParams searches the grid (full grid for ≤ 2 parameters, rounds of
 // coordinate search otherwise) by validation accuracy, under the rule of
 // better.
-func selectParams(ctx context.Context, m expModel, grid []float64, iterPerRow int, train, val *data.Dataset, tick func()) (choice, error) {
+func selectParams(ctx context.Context, m expModel, grid []float64, iterPerRow int, train, val *data.Dataset, tick func(), progress func(model.Progress)) (choice, error) {
 	base := baseValues(m.spec, iterPerRow, train.Rows())
 	best := choice{valAcc: -1}
 	// try fits one grid point and returns its validation accuracy (−1 for
@@ -166,7 +178,7 @@ func selectParams(ctx context.Context, m expModel, grid []float64, iterPerRow in
 		if err := ctx.Err(); err != nil {
 			return -1, false, err
 		}
-		o, err := fitScore(ctx, m.spec, v, train, val)
+		o, err := fitScore(ctx, m.spec, v, train, val, progress)
 		tick()
 		best.nFits++
 		best.gridSecs += o.seconds
@@ -288,13 +300,9 @@ func runExperiment(ctx context.Context, cfg experiment.Config) (*experiment.Resu
 	if s := cfg.Args["datasets"]; s != "" {
 		names = strings.Split(s, ",")
 	}
-	dir := cfg.DataDir
-	if dir == "" {
-		dir = "web/datasets"
-	}
 	var sets []*data.Dataset
 	for _, n := range names {
-		ds, err := data.LoadShipped(dir, strings.TrimSpace(n))
+		ds, err := cfg.Load(strings.TrimSpace(n)) // cfg.FS in the browser
 		if err != nil {
 			return nil, fmt.Errorf("svm2plus experiment: %w", err)
 		}
@@ -392,6 +400,13 @@ func runOn(ctx context.Context, cfg experiment.Config, sets []*data.Dataset) (*e
 			cfg.Progress(model.Progress{Fraction: float64(done) / float64(total), Stage: "svm2plus experiment"})
 		}
 	}
+	// The fits report too (nil without cfg.Progress), keeping the fraction.
+	var fitProgress func(model.Progress)
+	if cfg.Progress != nil {
+		fitProgress = func(p model.Progress) {
+			cfg.Progress(model.Progress{Fraction: float64(done) / float64(total), Stage: "svm2plus experiment", Message: p.Stage + " " + p.Message})
+		}
+	}
 	var all []*runStats
 	for _, ds := range sets {
 		if ds.Z == nil {
@@ -430,7 +445,7 @@ func runOn(ctx context.Context, cfg experiment.Config, sets []*data.Dataset) (*e
 				return nil, err
 			}
 			for i, m := range models {
-				ch, err := selectParams(ctx, m, grid, iterPerRow, fit, val, tick)
+				ch, err := selectParams(ctx, m, grid, iterPerRow, fit, val, tick, fitProgress)
 				if err != nil {
 					return nil, fmt.Errorf("%s on %s: %w", m.name, ds.Name, err)
 				}
@@ -438,7 +453,7 @@ func runOn(ctx context.Context, cfg experiment.Config, sets []*data.Dataset) (*e
 				if _, ok := final["max_iter"]; ok && iterPerRow > 0 {
 					final["max_iter"] = strconv.Itoa(iterPerRow * train.Rows())
 				}
-				o, err := fitScore(ctx, m.spec, final, train, test)
+				o, err := fitScore(ctx, m.spec, final, train, test, fitProgress)
 				tick()
 				if err != nil {
 					return nil, fmt.Errorf("%s on %s (final fit): %w", m.name, ds.Name, err)

@@ -1,0 +1,89 @@
+package browsertest
+
+import (
+	"fmt"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// cancelAfter clicks cancelSel and resolves with the milliseconds until the
+// element msgSel shows want.
+func cancelAfter(t *testing.T, b *browser, cancelSel, msgSel, want string) float64 {
+	t.Helper()
+	var ms float64
+	b.run(t, chromedp.Evaluate(fmt.Sprintf(`new Promise((resolve) => {
+	  const t0 = performance.now();
+	  const done = () => (document.querySelector(%q) || {}).textContent === %q;
+	  const obs = new MutationObserver(() => { if (done()) { obs.disconnect(); resolve(performance.now() - t0); } });
+	  obs.observe(document.body, { subtree: true, childList: true, characterData: true });
+	  document.querySelector(%q).click();
+	})`, msgSel, want, cancelSel), &ms, awaitPromise))
+	return ms
+}
+
+// longTasks returns the durations of the long tasks recorded since
+// observeLongTasks, sorted.
+func longTasks(t *testing.T, b *browser) []float64 {
+	t.Helper()
+	var entries [][2]float64
+	b.run(t, chromedp.Evaluate(`window.__longtasks`, &entries))
+	d := make([]float64, len(entries))
+	for i, e := range entries {
+		d[i] = e[1]
+	}
+	sort.Float64s(d)
+	return d
+}
+
+// TestLongJobsYieldAndCancel runs the other long jobs — a cross-validated
+// parameter grid (Tune) and a paper's experiment (Papers) — for a few
+// seconds each with long tasks observed, then cancels them: no task may
+// exceed 200 ms and Cancel must show within 200 ms.
+func TestLongJobsYieldAndCancel(t *testing.T) {
+	url := startServer(t)
+	b := newBrowser(t, 1280, 900)
+	jobs := []struct {
+		name, link, prepare, run, cancel, msg, want string
+	}{
+		{"tune", "/?data=gen:moons&n=3000&noise=0.45&seed=5&train=70&model=svm&view=tune",
+			`(() => { for (const [id, v] of [["tune-steps", "7"], ["tune-folds", "5"]]) { const e = document.getElementById(id); e.value = v; e.dispatchEvent(new Event("change", {bubbles: true})); } return true; })()`,
+			"#tune-run", "#tune-cancel", "#tune-error", "Grid search cancelled."},
+	}
+	for _, e := range []string{"gpcplus", "mpwtsvm", "jointsvm", "svm2plus"} {
+		jobs = append(jobs, struct{ name, link, prepare, run, cancel, msg, want string }{
+			"papers " + e, "/?tab=papers", "true", "#exp-run-" + e, "#exp-cancel", "#exp-" + e + "-error", "Cancelled."})
+	}
+	for _, j := range jobs {
+		b.run(t, chromedp.Navigate(url+j.link), chromedp.WaitVisible(j.run, chromedp.ByQuery))
+		var ok bool
+		b.run(t, chromedp.Evaluate(j.prepare, &ok), chromedp.Evaluate(observeLongTasks, &ok))
+		b.run(t, chromedp.Click(j.run, chromedp.ByQuery), chromedp.WaitVisible(j.cancel, chromedp.ByQuery), chromedp.Sleep(2*time.Second))
+		var present bool
+		b.run(t, chromedp.Evaluate(fmt.Sprintf(`!!document.querySelector(%q)`, j.cancel), &present))
+		if !present {
+			b.screenshot(t, "jobs-"+j.name)
+			t.Fatalf("%s: the job ended within 2 s (%q)", j.name, b.text(t, j.msg))
+		}
+		ms := cancelAfter(t, b, j.cancel, j.msg, j.want)
+		tasks := longTasks(t, b)
+		maxT, p95 := 0.0, 0.0
+		if len(tasks) > 0 {
+			maxT, p95 = tasks[len(tasks)-1], tasks[int(0.95*float64(len(tasks)-1))]
+		}
+		var gap float64
+		var gapStage string
+		b.run(t, chromedp.Evaluate(`window.__lupiMaxGap || 0`, &gap), chromedp.Evaluate(`window.__lupiMaxGapStage || ""`, &gapStage))
+		t.Logf("%s: largest gap between progress calls %.0f ms (%s)", j.name, gap, gapStage)
+		t.Logf("%s: 2 s of work, %d long tasks, largest %.0f ms, 95th percentile %.0f ms; Cancel → %q after %.0f ms",
+			j.name, len(tasks), maxT, p95, j.want, ms)
+		if maxT > 200 {
+			t.Errorf("%s: a long task of %.0f ms (> 200 ms); all: %v", j.name, maxT, tasks)
+		}
+		if ms > 200 {
+			t.Errorf("%s: cancel took %.0f ms (> 200 ms)", j.name, ms)
+		}
+	}
+}
