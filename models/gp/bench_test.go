@@ -49,6 +49,48 @@ func BenchmarkFit(b *testing.B) {
 	}
 }
 
+// BenchmarkGPCPlusSkipGradient: GPC+ type-II ML (no restarts) at n = 400,
+// where EP skips site updates, with the fixed-point gradient formula alone
+// ("analytic", the behaviour before the finite-difference fallback) and
+// with finite-difference gradients at the skipping points ("fd"). Run
+// with -benchtime=1x: it reports the evidence reached, the evidence
+// evaluations and the finite-difference gradients.
+func BenchmarkGPCPlusSkipGradient(b *testing.B) {
+	for _, n := range []int{400} {
+		for _, fd := range []bool{false, true} {
+			name := "analytic"
+			if fd {
+				name = "fd"
+			}
+			b.Run(fmt.Sprintf("%s/n=%d", name, n), func(b *testing.B) {
+				defer func(old bool) { fdFallback = old }(fdFallback)
+				fdFallback = fd
+				ds := benchData(b, n)
+				spec, _ := model.Lookup("gpcplus")
+				v, err := spec.Resolve(model.Values{"restarts": "0"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				c0 := cpuSeconds()
+				var ex map[string]float64
+				var warns []string
+				for i := 0; i < b.N; i++ {
+					f, err := spec.Fit(context.Background(), ds, v, model.Options{Seed: 1})
+					if err != nil {
+						b.Fatal(err)
+					}
+					ex, warns = f.Report().Extras, f.Report().Warnings
+				}
+				b.ReportMetric(1e3*(cpuSeconds()-c0)/float64(b.N), "cpu-ms/op")
+				for _, k := range []string{"log_marginal_likelihood", "evidence_evaluations", "fd_gradients", "ep_sweeps_total", "fd_gradient_sweeps"} {
+					b.ReportMetric(ex[k], k)
+				}
+				b.Logf("log Z %.6f ℓ_f %.4f ℓ_g %.4f m_g %.4f warnings %q", ex["log_marginal_likelihood"], ex["lengthscale"], ex["glengthscale"], ex["gmean"], warns)
+			})
+		}
+	}
+}
+
 // BenchmarkEP: one EP run at fixed hyper-parameters (optimize=false).
 func BenchmarkEP(b *testing.B) {
 	for _, n := range []int{100, 200, 400, 800} {
