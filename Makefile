@@ -13,7 +13,7 @@ FUZZTIME ?= 10m
 # Brotli quality for app.wasm.br: 11 (best; ~40 s of CPU) keeps the first load under 3 MB.
 BROTLI_Q ?= 11
 
-.PHONY: all run server wasm static test deps lint unit fuzz-short browser bench bench-svm bench-svmplus \
+.PHONY: all run server wasm static test deps lint unit fuzz-short browser bench bench-svm bench-svmplus bench-svmplus-rbf \
         bench-gp bench-joint bench-twin bench-multiview bench-qp bench-gp-wasm bench-web fixtures-qp fuzz load datasets clean
 
 all: wasm server
@@ -78,6 +78,9 @@ bench-svm:
 	bash scripts/bench-svm.sh
 bench-svmplus:
 	bash scripts/bench-svmplus.sh
+## bench-svmplus-rbf: the same with an RBF privileged kernel (a linear one on this data gives the w = 0 optimum)
+bench-svmplus-rbf:
+	LUPI_BENCH_ZKERNEL=rbf bash scripts/bench-svmplus.sh
 bench-gp:
 	bash scripts/bench-gp.sh
 bench-gp-wasm:
