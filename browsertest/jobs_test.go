@@ -51,6 +51,9 @@ func TestLongJobsYieldAndCancel(t *testing.T) {
 		{"tune", "/?data=gen:moons&n=3000&noise=0.45&seed=5&train=70&model=svm&view=tune",
 			`(() => { for (const [id, v] of [["tune-steps", "7"], ["tune-folds", "5"]]) { const e = document.getElementById(id); e.value = v; e.dispatchEvent(new Event("change", {bubbles: true})); } return true; })()`,
 			"#tune-run", "#tune-cancel", "#tune-error", "Grid search cancelled."},
+		{"compare", "/?data=gen:moons&n=1500&noise=0.45&seed=5&train=70&model=svm&view=compare",
+			`(() => { for (const id of ["cmp-gpc", "cmp-twsvm"]) document.getElementById(id).click(); return true; })()`,
+			"#compare-run", "#compare-cancel", "#compare-error", "Comparison cancelled."},
 	}
 	for _, e := range []string{"gpcplus", "mpwtsvm", "jointsvm", "svm2plus"} {
 		jobs = append(jobs, struct{ name, link, prepare, run, cancel, msg, want string }{
