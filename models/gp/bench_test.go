@@ -49,14 +49,14 @@ func BenchmarkFit(b *testing.B) {
 	}
 }
 
-// BenchmarkGPCPlusSkipGradient: GPC+ type-II ML (no restarts) at n = 400,
-// where EP skips site updates, with the fixed-point gradient formula alone
+// BenchmarkGPCPlusSkipGradient: GPC+ type-II ML (no restarts) at n = 200,
+// 400, 800 (at 400 and 800 EP skips site updates), with the fixed-point gradient formula alone
 // ("analytic", the behaviour before the finite-difference fallback) and
 // with finite-difference gradients at the skipping points ("fd"). Run
 // with -benchtime=1x: it reports the evidence reached, the evidence
 // evaluations and the finite-difference gradients.
 func BenchmarkGPCPlusSkipGradient(b *testing.B) {
-	for _, n := range []int{400} {
+	for _, n := range []int{200, 400, 800} {
 		for _, fd := range []bool{false, true} {
 			name := "analytic"
 			if fd {

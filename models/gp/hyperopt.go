@@ -33,9 +33,10 @@ type hyperSearch struct {
 	// consecutive evaluations without an evidence gain of 1e-7·(1+|log Z|).
 	// GPC+ sets it: with sites skipped by EP (a negative site precision) the
 	// EP fixed point is not a stationary point of the evidence in the other
-	// sites, the analytic gradient is then only approximate, and More–Thuente
-	// can spend many evaluations on steps of 10⁻⁶ without meeting its
-	// curvature condition.
+	// sites and the fixed-point gradient formula is wrong (More–Thuente then
+	// spent many evaluations on steps of 10⁻⁶ without meeting its curvature
+	// condition); GPC+ now takes finite-difference gradients there
+	// (gpcPlusState.fdGradient), and the rule remains a safeguard.
 	stall int
 }
 
