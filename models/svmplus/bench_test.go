@@ -22,11 +22,11 @@ import (
 // benchData makes a LUPI problem: a latent u ∈ R¹⁰ decides the label, X
 // sees u through a random map with heavy noise (d = 20, noise 1; env
 // LUPI_BENCH_D and LUPI_BENCH_XNOISE change them), Z through another with
-// light noise (s = 30).
+// light noise (s = 30; env LUPI_BENCH_S changes it).
 func benchData(n int, seed uint64) *data.Dataset {
 	r := rand.New(rand.NewPCG(seed, 99))
-	const k, s = 10, 30
-	d, xnoise := 20, 1.0
+	const k = 10
+	d, xnoise, s := 20, 1.0, benchS()
 	if v, err := strconv.Atoi(os.Getenv("LUPI_BENCH_D")); err == nil && v > 0 {
 		d = v
 	}
@@ -102,7 +102,11 @@ func timeFit(ctx context.Context, id string, ds *data.Dataset, v model.Values) (
 // growing n. It runs only with LUPI_BENCH_SVMPLUS=1 (scripts/bench-svmplus.sh);
 // timings are printed, never asserted. LUPI_BENCH_N overrides the sizes,
 // LUPI_BENCH_ZKERNEL the privileged kernel (linear or rbf), LUPI_BENCH_LIMIT
-// the per-fit time limit in seconds (default 300).
+// the per-fit time limit in seconds (default 300), LUPI_BENCH_S the
+// privileged dimension (default 30; zgamma = 1/s), LUPI_BENCH_QDENSE=1 forces
+// the exact dense Qλ (no pivoted Cholesky: the "before" of the low-rank path),
+// LUPI_BENCH_QROWS=1 serves a low-rank Qλ by rows from its factor whatever
+// its rank (instead of multiplying it out from rank lowRankDenseFrom on).
 func TestBenchTable(t *testing.T) {
 	if os.Getenv("LUPI_BENCH_SVMPLUS") == "" {
 		t.Skip("set LUPI_BENCH_SVMPLUS=1 (scripts/bench-svmplus.sh)")
@@ -133,15 +137,25 @@ func TestBenchTable(t *testing.T) {
 	if lam == "" {
 		lam = "1"
 	}
-	fmt.Printf("SVM2+ vs SVM vs SVM1+ (binary, process CPU seconds): d = %s, X noise %s, s = 30, linear kernel on X, %s kernel on Z (zgamma = 1/30), C = %s, λ = %s, eps = 1e-3\n",
-		os.Getenv("LUPI_BENCH_D"), os.Getenv("LUPI_BENCH_XNOISE"), zk, C, lam)
+	if os.Getenv("LUPI_BENCH_QROWS") == "1" {
+		old := lowRankDenseFrom
+		lowRankDenseFrom = math.MaxInt
+		defer func() { lowRankDenseFrom = old }()
+	}
+	if os.Getenv("LUPI_BENCH_QDENSE") == "1" {
+		old := lowRankCap
+		lowRankCap = 0
+		defer func() { lowRankCap = old }()
+	}
+	fmt.Printf("SVM2+ vs SVM vs SVM1+ (binary, process CPU seconds): d = %s, X noise %s, s = %d, linear kernel on X, %s kernel on Z (zgamma = 1/%d), C = %s, λ = %s, eps = 1e-3, low-rank Qλ %v\n",
+		os.Getenv("LUPI_BENCH_D"), os.Getenv("LUPI_BENCH_XNOISE"), benchS(), zk, benchS(), C, lam, lowRankCap > 0)
 	fmt.Printf("%6s %10s %10s %10s %12s %12s  %s\n", "n", "SVM (s)", "SVM2+ (s)", "SVM1+ (s)", "SVM2+/SVM", "SVM1+/SVM2+", "notes")
 	for _, n := range sizes {
 		ds := benchData(n, uint64(n))
 		sc, _ := data.FitScaler(ds, "standard")
 		ds = sc.Apply(ds)
 		common := model.Values{"C": C, "kernel": "linear"}
-		plus := model.Values{"C": C, "lambda": lam, "kernel": "linear", "zkernel": zk, "zgamma": strconv.FormatFloat(1.0/30, 'g', -1, 64)}
+		plus := model.Values{"C": C, "lambda": lam, "kernel": "linear", "zkernel": zk, "zgamma": strconv.FormatFloat(1/float64(benchS()), 'g', -1, 64)}
 		// Warm up once (page faults, lazy init), then take the best of a few
 		// runs for the fast models.
 		best := func(id string, v model.Values, reps int) (float64, *model.Report, error) {
@@ -175,7 +189,7 @@ func TestBenchTable(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(limit*float64(time.Second)))
 		t1, r1, err := timeFit(ctx, "svm1plus", ds, plus)
 		cancel()
-		note := fmt.Sprintf("SVM %d it, %d SV; SVM2+ %d it, %d polishes, %d SV, ‖w‖² %.2g (Qλ %.2g s wall); ", rs.Iterations, rs.NSupport, r2.Iterations, int(r2.Extras["polishes"]), r2.NSupport, r2.Extras["w_norm2"], r2.Extras["qlambda_seconds"])
+		note := fmt.Sprintf("SVM %d it, %d SV; SVM2+ %d it, %d polishes, %d SV, ‖w‖² %.2g (Qλ %.2g s wall, rank %s); ", rs.Iterations, rs.NSupport, r2.Iterations, int(r2.Extras["polishes"]), r2.NSupport, r2.Extras["w_norm2"], r2.Extras["qlambda_seconds"], rankNote(r2))
 		if len(r2.Warnings) > 0 {
 			note += "SVM2+ DEGENERATE (w = 0); "
 		}
@@ -194,7 +208,7 @@ func TestBenchTable(t *testing.T) {
 		if maxQP, _ := strconv.Atoi(os.Getenv("LUPI_BENCH_QP_MAXN")); n <= maxQP {
 			kz := kernel.Kernel{Kind: kernel.Linear}
 			if zk == "rbf" {
-				kz = kernel.Kernel{Kind: kernel.RBF, Gamma: 1.0 / 30}
+				kz = kernel.Kernel{Kind: kernel.RBF, Gamma: 1 / float64(benchS())}
 			}
 			cf, _ := strconv.ParseFloat(C, 64)
 			lf, _ := strconv.ParseFloat(lam, 64)
@@ -270,4 +284,24 @@ func BenchmarkSVM2Plus1000(b *testing.B) {
 // BenchmarkSVM1Plus1000 is SVM1+ at n = 1000 (linear kernels).
 func BenchmarkSVM1Plus1000(b *testing.B) {
 	benchmarkFit(b, "svm1plus", model.Values{"kernel": "linear", "zkernel": "linear"})
+}
+
+// rankNote is the pivoted Cholesky rank of K̃ behind a low-rank Qλ, or
+// "dense" (exact O(n³) path) or "linear" (the linear kernel's factor form).
+func rankNote(r *model.Report) string {
+	if k, ok := r.Extras["qlambda_rank"]; ok {
+		return strconv.Itoa(int(k))
+	}
+	if r.Params["zkernel"] == "linear" {
+		return "linear"
+	}
+	return "dense"
+}
+
+// benchS is the privileged dimension of benchData (env LUPI_BENCH_S, default 30).
+func benchS() int {
+	if v, err := strconv.Atoi(os.Getenv("LUPI_BENCH_S")); err == nil && v > 0 {
+		return v
+	}
+	return 30
 }

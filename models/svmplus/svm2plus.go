@@ -229,6 +229,9 @@ func privileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lambda f
 		}
 		return &qlam{v: v}, nil
 	}
+	if q, ok, err := lowRankPrivileged(ctx, Z, kz, C, lambda); err != nil || ok {
+		return q, err
+	}
 	kt := kz.Gram(Z)
 	for i := 0; i < n; i++ {
 		for j := i; j < n; j++ {
@@ -370,6 +373,9 @@ func fitSVM2Plus(ctx context.Context, train *data.Dataset, y []float64, v model.
 	m.Rep.Params = v.Clone()
 	m.Rep.TrainSeconds = time.Since(start).Seconds()
 	m.Rep.Extras["qlambda_seconds"] = qSecs
+	if q.rank > 0 {
+		m.Rep.Extras["qlambda_rank"] = float64(q.rank) // pivoted Cholesky rank of K̃ (low-rank Qλ)
+	}
 	if cached {
 		m.Rep.Extras["qlambda_shared"] = 1 // reused from the previous one-vs-rest task
 	}
