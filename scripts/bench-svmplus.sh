@@ -13,6 +13,7 @@
 #   LUPI_BENCH_C, LUPI_BENCH_LAMBDA   regularisation (default 1, 1)
 #   LUPI_BENCH_D, LUPI_BENCH_XNOISE  X dimension and noise (default 20, 1.0)
 #   LUPI_BENCH_S        privileged dimension s (default 30; zgamma = 1/s)
+#   LUPI_BENCH_K        latent dimension that decides the label (default 10)
 #   LUPI_BENCH_QDENSE=1 exact dense Qλ only (no pivoted-Cholesky low-rank Qλ): the "before"
 #   LUPI_BENCH_QP_MAXN  also time SVM1+ by the dense interior-point QP (as the paper timed MOSEK) up to this n
 #   LUPI_BENCH_LIMIT    wall-clock limit per SVM1+ fit in seconds (default 300)

@@ -19,14 +19,17 @@ import (
 	"lupilab/models/solver/qp"
 )
 
-// benchData makes a LUPI problem: a latent u ∈ R¹⁰ decides the label, X
+// benchData makes a LUPI problem: a latent u ∈ R¹⁰ (env LUPI_BENCH_K changes
+// the dimension) decides the label, X
 // sees u through a random map with heavy noise (d = 20, noise 1; env
 // LUPI_BENCH_D and LUPI_BENCH_XNOISE change them), Z through another with
 // light noise (s = 30; env LUPI_BENCH_S changes it).
 func benchData(n int, seed uint64) *data.Dataset {
 	r := rand.New(rand.NewPCG(seed, 99))
-	const k = 10
-	d, xnoise, s := 20, 1.0, benchS()
+	k, d, xnoise, s := 10, 20, 1.0, benchS()
+	if v, err := strconv.Atoi(os.Getenv("LUPI_BENCH_K")); err == nil && v > 0 {
+		k = v
+	}
 	if v, err := strconv.Atoi(os.Getenv("LUPI_BENCH_D")); err == nil && v > 0 {
 		d = v
 	}
@@ -40,10 +43,10 @@ func benchData(n int, seed uint64) *data.Dataset {
 	A := make([]float64, k*d)
 	B := make([]float64, k*s)
 	for i := range A {
-		A[i] = r.NormFloat64() / math.Sqrt(k)
+		A[i] = r.NormFloat64() / math.Sqrt(float64(k))
 	}
 	for i := range B {
-		B[i] = r.NormFloat64() / math.Sqrt(k)
+		B[i] = r.NormFloat64() / math.Sqrt(float64(k))
 	}
 	ds := &data.Dataset{Name: "bench", Kind: data.KindLUPI, X: mat.NewDense(n, d, nil), Z: mat.NewDense(n, s, nil), Classes: []string{"neg", "pos"}}
 	u := make([]float64, k)
@@ -147,8 +150,8 @@ func TestBenchTable(t *testing.T) {
 		lowRankCap = 0
 		defer func() { lowRankCap = old }()
 	}
-	fmt.Printf("SVM2+ vs SVM vs SVM1+ (binary, process CPU seconds): d = %s, X noise %s, s = %d, linear kernel on X, %s kernel on Z (zgamma = 1/%d), C = %s, λ = %s, eps = 1e-3, low-rank Qλ %v\n",
-		os.Getenv("LUPI_BENCH_D"), os.Getenv("LUPI_BENCH_XNOISE"), benchS(), zk, benchS(), C, lam, lowRankCap > 0)
+	fmt.Printf("SVM2+ vs SVM vs SVM1+ (binary, process CPU seconds): latent k = %s, d = %s, X noise %s, s = %d, linear kernel on X, %s kernel on Z (zgamma = 1/%d), C = %s, λ = %s, eps = 1e-3, low-rank Qλ %v\n",
+		os.Getenv("LUPI_BENCH_K"), os.Getenv("LUPI_BENCH_D"), os.Getenv("LUPI_BENCH_XNOISE"), benchS(), zk, benchS(), C, lam, lowRankCap > 0)
 	fmt.Printf("%6s %10s %10s %10s %12s %12s  %s\n", "n", "SVM (s)", "SVM2+ (s)", "SVM1+ (s)", "SVM2+/SVM", "SVM1+/SVM2+", "notes")
 	for _, n := range sizes {
 		ds := benchData(n, uint64(n))

@@ -213,7 +213,9 @@ func (m *svm2Matrix) SubRow(i int, idx []int, dst []float64) {
 // privileged builds Qλ for the privileged block Z with kernel kz, on z
 // augmented with a constant 1 (footnote 1: K̃ + 1). The linear kernel with
 // fewer augmented features than samples uses the factor form
-// (LowRankQLambda); every other case forms K̃ and applies eq (5).
+// (LowRankQLambda); RBF and polynomial kernels whose K̃ is numerically of
+// rank ≤ n/4 use a pivoted Cholesky factor of K̃ in the same factor form
+// (lowRankPrivileged); every other case forms K̃ and applies eq (5) densely.
 func privileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lambda float64) (*qlam, error) {
 	n, s := Z.Dims()
 	if (kz.Kind == kernel.Linear || kz.Kind == "") && s+1 < n {
