@@ -90,7 +90,7 @@ func TestLowRankQLambda(t *testing.T) {
 			want := denseQ(t, Z, kz, cl[0], cl[1])
 			for _, from := range []int{0, math.MaxInt} { // multiplied out, by rows
 				lowRankDenseFrom = from
-				q, ok, err := lowRankPrivileged(context.Background(), Z, kz, cl[0], cl[1])
+				q, ok, err := lowRankPrivileged(context.Background(), Z, kz, cl[0], cl[1], nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -134,7 +134,7 @@ func TestLowRankFallback(t *testing.T) {
 		}
 	}
 	for _, kz := range []kernel.Kernel{{Kind: kernel.RBF, Gamma: 1.0 / 30}, {Kind: kernel.Sigmoid, Gamma: 0.01}, {Kind: kernel.Linear}} {
-		_, ok, err := lowRankPrivileged(context.Background(), Z, kz, 1, 1)
+		_, ok, err := lowRankPrivileged(context.Background(), Z, kz, 1, 1, nil)
 		if err != nil || ok {
 			t.Errorf("%v: ok = %v, err = %v; want the dense path", kz, ok, err)
 		}
@@ -169,9 +169,13 @@ func TestPivotedCholesky(t *testing.T) {
 		diag[i] = K.At(i, i)
 	}
 	col := func(p int, dst []float64) { mat.Col(dst, p, &K) }
-	L, ok, err := pivotedCholesky(context.Background(), diag, col, 1e-12, 50)
+	ticks := 0
+	L, ok, err := pivotedCholesky(context.Background(), diag, col, 1e-12, 50, func() { ticks++ })
 	if err != nil || !ok {
 		t.Fatalf("ok = %v, err = %v", ok, err)
+	}
+	if ticks != 3 {
+		t.Errorf("%d progress ticks for 3 columns", ticks)
 	}
 	if _, rk := L.Dims(); rk != 3 {
 		t.Errorf("rank %d, want 3", rk)
@@ -181,16 +185,16 @@ func TestPivotedCholesky(t *testing.T) {
 	if !mat.EqualApprox(&LLt, &K, 1e-10) {
 		t.Error("LLᵀ ≠ K")
 	}
-	if _, ok, _ := pivotedCholesky(context.Background(), diag, col, 1e-12, 2); ok {
+	if _, ok, _ := pivotedCholesky(context.Background(), diag, col, 1e-12, 2, nil); ok {
 		t.Error("rank 3 accepted under a cap of 2")
 	}
 	ind := mat.NewDense(2, 2, []float64{1, 2, 2, 1})
-	if _, ok, _ := pivotedCholesky(context.Background(), []float64{1, 1}, func(p int, dst []float64) { mat.Col(dst, p, ind) }, 1e-12, 2); ok {
+	if _, ok, _ := pivotedCholesky(context.Background(), []float64{1, 1}, func(p int, dst []float64) { mat.Col(dst, p, ind) }, 1e-12, 2, nil); ok {
 		t.Error("indefinite matrix factorised")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, err := pivotedCholesky(ctx, diag, col, 1e-12, 50); err == nil {
+	if _, _, err := pivotedCholesky(ctx, diag, col, 1e-12, 50, nil); err == nil {
 		t.Error("cancelled context ignored")
 	}
 }
@@ -204,7 +208,7 @@ func TestLowRankSVM2Plus(t *testing.T) {
 	kx := kernel.Kernel{Kind: kernel.RBF, Gamma: 0.2}
 	kz := kernel.Kernel{Kind: kernel.RBF, Gamma: 0.1}
 	for _, cl := range [][2]float64{{1, 1}, {10, 0.1}} {
-		ql, ok, err := lowRankPrivileged(context.Background(), Z, kz, cl[0], cl[1])
+		ql, ok, err := lowRankPrivileged(context.Background(), Z, kz, cl[0], cl[1], nil)
 		if err != nil || !ok {
 			t.Fatalf("ok = %v, err = %v", ok, err)
 		}

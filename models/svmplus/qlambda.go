@@ -239,9 +239,10 @@ func dotSmall(a, b []float64) float64 {
 // positive semi-definite with trace Σd, so the factorisation stops when
 // Σd ≤ tolAbs. It returns ok = false, and no factor, when that needs more
 // than maxRank columns (or, by extrapolation, would: see below) or when the
-// matrix turns out not to be positive semi-definite. col(p, dst) writes column p of K̃ into dst. Each step
-// costs O(n·k) plus one column of K̃, n·r²/2 flops and r columns in all.
-func pivotedCholesky(ctx context.Context, diag []float64, col func(p int, dst []float64), tolAbs float64, maxRank int) (*mat.Dense, bool, error) {
+// matrix turns out not to be positive semi-definite. col(p, dst) writes
+// column p of K̃ into dst; tick (if not nil) is called once per step. Each
+// step costs O(n·k) plus one column of K̃, n·r²/2 flops and r columns in all.
+func pivotedCholesky(ctx context.Context, diag []float64, col func(p int, dst []float64), tolAbs float64, maxRank int, tick func()) (*mat.Dense, bool, error) {
 	n := len(diag)
 	if maxRank > n {
 		maxRank = n
@@ -304,6 +305,9 @@ func pivotedCholesky(ctx context.Context, diag []float64, col func(p int, dst []
 		}
 		if err := ctx.Err(); err != nil {
 			return nil, false, err
+		}
+		if tick != nil {
+			tick()
 		}
 		col(p, buf)
 		if r > 0 {
@@ -383,7 +387,7 @@ const epsilon = 0x1p-52
 // neither RBF nor polynomial (the linear one has its own factor form, the
 // sigmoid one need not be positive semi-definite), n < 8, K̃ turns out not to
 // be positive semi-definite, or the rank would exceed lowRankCap·n.
-func lowRankPrivileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lambda float64) (*qlam, bool, error) {
+func lowRankPrivileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lambda float64, tick func()) (*qlam, bool, error) {
 	n, _ := Z.Dims()
 	maxRank := int(lowRankCap * float64(n))
 	if (kz.Kind != kernel.RBF && kz.Kind != kernel.Poly) || maxRank < 2 {
@@ -413,7 +417,7 @@ func lowRankPrivileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, l
 	// diagonal (an exactly low-rank K̃, e.g. a polynomial kernel on few
 	// features, leaves that much after its last column).
 	tol := math.Max(lowRankTol*math.Min(tr, float64(n)*lambda/C), 100*epsilon*tr)
-	L, ok, err := pivotedCholesky(ctx, diag, col, tol, maxRank)
+	L, ok, err := pivotedCholesky(ctx, diag, col, tol, maxRank, tick)
 	if err != nil || !ok {
 		return nil, false, err
 	}

@@ -217,6 +217,12 @@ func (m *svm2Matrix) SubRow(i int, idx []int, dst []float64) {
 // rank ≤ n/4 use a pivoted Cholesky factor of K̃ in the same factor form
 // (lowRankPrivileged); every other case forms K̃ and applies eq (5) densely.
 func privileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lambda float64) (*qlam, error) {
+	return privilegedTick(ctx, Z, kz, C, lambda, nil)
+}
+
+// privilegedTick is privileged with a progress callback tick, called once per
+// column of the pivoted Cholesky factor (the dense path has none to offer).
+func privilegedTick(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lambda float64, tick func()) (*qlam, error) {
 	n, s := Z.Dims()
 	if (kz.Kind == kernel.Linear || kz.Kind == "") && s+1 < n {
 		zt := mat.NewDense(n, s+1, nil)
@@ -231,7 +237,7 @@ func privileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lambda f
 		}
 		return &qlam{v: v}, nil
 	}
-	if q, ok, err := lowRankPrivileged(ctx, Z, kz, C, lambda); err != nil || ok {
+	if q, ok, err := lowRankPrivileged(ctx, Z, kz, C, lambda, tick); err != nil || ok {
 		return q, err
 	}
 	kt := kz.Gram(Z)
@@ -263,7 +269,7 @@ func resetQCache() {
 	qcache.Unlock()
 }
 
-func cachedPrivileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lambda float64) (*qlam, bool, error) {
+func cachedPrivileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lambda float64, tick func()) (*qlam, bool, error) {
 	h := fnv.New64a()
 	r, c := Z.Dims()
 	var buf [8]byte
@@ -281,7 +287,7 @@ func cachedPrivileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, la
 		return q, true, nil
 	}
 	qcache.Unlock()
-	q, err := privileged(ctx, Z, kz, C, lambda)
+	q, err := privilegedTick(ctx, Z, kz, C, lambda, tick)
 	if err != nil {
 		return nil, false, err
 	}
@@ -361,7 +367,14 @@ func fitSVM2Plus(ctx context.Context, train *data.Dataset, y []float64, v model.
 	}
 	opt.Report(model.Progress{Fraction: 0, Stage: "Qλ (eq 5)"})
 	qStart := time.Now()
-	q, cached, err := cachedPrivileged(ctx, train.Z, kz, C, lambda)
+	qLast := time.Now()
+	tick := func() {
+		if time.Since(qLast) > 5*time.Millisecond {
+			opt.Report(model.Progress{Fraction: -1, Stage: "Qλ (eq 5)", Message: "pivoted Cholesky of K̃"})
+			qLast = time.Now()
+		}
+	}
+	q, cached, err := cachedPrivileged(ctx, train.Z, kz, C, lambda, tick)
 	if err != nil {
 		return nil, err
 	}
