@@ -107,7 +107,7 @@ func (s *solver[T]) polish() {
 	// Q_FF + δI: δ tiny next to Q, enough to factorise a singular Q_FF (the
 	// direction stays a descent direction; the line search uses Q itself).
 	var ch mat.Cholesky
-	if !factorTick(&ch, h, maxd, func() {
+	if !ncqp.CholeskyShifted(&ch, h, maxd, func() {
 		if s.opt.Progress != nil {
 			s.opt.Progress(s.iter, s.viol)
 		}
@@ -293,24 +293,4 @@ func dot(a, b []float64) float64 {
 		s += x * b[i]
 	}
 	return s
-}
-
-// factorTick factorises h + δI (δ from 10⁻¹²·maxd up, until positive
-// definite) in blocks with a tick about every million multiply–adds (the
-// browser needs its progress callbacks), into ch.
-func factorTick(ch *mat.Cholesky, h *mat.SymDense, maxd float64, tick func()) bool {
-	nf := h.SymmetricDim()
-	src := h.RawSymmetric()
-	buf := make([]float64, nf*nf)
-	for delta := 1e-12 * maxd; delta <= 1e-4*maxd; delta *= 100 {
-		for a := 0; a < nf; a++ {
-			copy(buf[a*nf+a:(a+1)*nf], src.Data[a*src.Stride+a:a*src.Stride+nf])
-			buf[a*nf+a] += delta
-		}
-		if ncqp.CholeskyTick(buf, nf, tick) {
-			ch.SetFromU(mat.NewTriDense(nf, mat.Upper, buf))
-			return true
-		}
-	}
-	return false
 }
