@@ -333,20 +333,8 @@ func fmtF(f float64) string { return strconv.FormatFloat(f, 'g', 6, 64) }
 // reporter forwards the fits' progress (nil fn: none) and counts the time
 // spent in it, which is not training time.
 type reporter struct {
-	fn     func(model.Progress)
-	paused time.Duration
-}
-
-func (r *reporter) options() model.Options {
-	o := model.Options{Seed: 1}
-	if r != nil && r.fn != nil {
-		o.Progress = func(p model.Progress) {
-			t := time.Now()
-			r.fn(p)
-			r.paused += time.Since(t)
-		}
-	}
-	return o
+	fn    func(model.Progress)
+	clock model.PauseClock
 }
 
 // fitError fits v on train and returns the test error rate (X only at test
@@ -360,9 +348,9 @@ func fitError(ctx context.Context, s *model.Spec, v model.Values, train, test *d
 	if rep == nil {
 		rep = &reporter{}
 	}
-	start, paused0 := time.Now(), rep.paused
-	f, err := s.Fit(ctx, train, rv, rep.options())
-	secs := (time.Since(start) - (rep.paused - paused0)).Seconds()
+	start, paused0 := time.Now(), rep.clock.Paused
+	f, err := s.Fit(ctx, train, rv, model.Options{Seed: 1, Progress: rep.clock.Wrap(rep.fn)})
+	secs := (time.Since(start) - (rep.clock.Paused - paused0)).Seconds()
 	if err != nil {
 		return 0, secs, err
 	}

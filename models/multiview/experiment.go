@@ -556,19 +556,11 @@ func runMethod(ctx context.Context, m *expMethod, g gridSpec, train, test *data.
 	// reports it (the machine may be shared), wall-clock time otherwise.
 	// (In the browser, where wall time is used, the time spent in progress
 	// reports — the page's turns — is not training time.)
-	var paused time.Duration
-	var timed func(model.Progress)
-	if progress != nil {
-		timed = func(p model.Progress) {
-			t := time.Now()
-			progress(p)
-			paused += time.Since(t)
-		}
-	}
+	var pc model.PauseClock
 	start := time.Now()
 	cpu0, cpuOK := processCPU()
-	fit, err := m.spec.Fit(ctx, train, best, model.Options{Seed: seed, Progress: timed})
-	secs = (time.Since(start) - paused).Seconds()
+	fit, err := m.spec.Fit(ctx, train, best, model.Options{Seed: seed, Progress: pc.Wrap(progress)})
+	secs = (time.Since(start) - pc.Paused).Seconds()
 	if cpu1, ok := processCPU(); ok && cpuOK {
 		secs = cpu1 - cpu0
 	}

@@ -105,19 +105,11 @@ func fitScore(ctx context.Context, s *model.Spec, v model.Values, train, test *d
 	if err != nil {
 		return fitOutcome{}, err
 	}
-	var paused time.Duration
-	opt := model.Options{Seed: 1}
-	if progress != nil {
-		opt.Progress = func(p model.Progress) {
-			t := time.Now()
-			progress(p)
-			paused += time.Since(t)
-		}
-	}
+	var pc model.PauseClock
 	c0, cpuOK := cpuSeconds()
 	start := time.Now()
-	f, err := s.Fit(ctx, train, rv, opt)
-	wall := (time.Since(start) - paused).Seconds()
+	f, err := s.Fit(ctx, train, rv, model.Options{Seed: 1, Progress: pc.Wrap(progress)})
+	wall := (time.Since(start) - pc.Paused).Seconds()
 	secs := wall
 	if c1, ok := cpuSeconds(); ok && cpuOK {
 		secs = c1 - c0
