@@ -120,6 +120,10 @@ type GPC struct {
 	Kernel  seKernel      `json:"kernel"`
 	X       *model.Matrix `json:"x"`
 	SqrtTau []float64     `json:"sqrt_tau"`
+	// SiteTau are the signed site precisions, kept only when one is
+	// negative (GPC+'s f block, whose likelihood integrated over g is not
+	// log-concave): √τ̃ then does not describe the posterior.
+	SiteTau []float64     `json:"site_tau,omitempty"`
 	Alpha   []float64     `json:"alpha"`
 	Rep     *model.Report `json:"report"`
 	post    *ep.Posterior
@@ -144,7 +148,15 @@ func (g *GPC) prepare() error {
 	if len(g.SqrtTau) != n || len(g.Alpha) != n || len(g.Kernel.LogLen) == 0 {
 		return errors.New("gpc: malformed saved model")
 	}
-	p, err := ep.NewPosterior(g.Kernel.gram(X), g.SqrtTau, g.Alpha)
+	var p *ep.Posterior
+	if g.SiteTau != nil {
+		if len(g.SiteTau) != n {
+			return errors.New("gpc: malformed saved model")
+		}
+		p, err = ep.NewPosteriorSigned(g.Kernel.gram(X), g.SiteTau, g.Alpha)
+	} else {
+		p, err = ep.NewPosterior(g.Kernel.gram(X), g.SqrtTau, g.Alpha)
+	}
 	if err != nil {
 		return err
 	}

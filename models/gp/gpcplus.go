@@ -46,6 +46,9 @@ type gpcPlusState struct {
 	gtick     func() // progress inside the evidence gradient
 	sweeps    int
 	noExtrap  bool // disable ep.Options.Extrapolate (tests)
+	// skipNegF skips f-site updates to a negative precision (the behaviour
+	// before f allowed them; tests of the finite-difference fallback).
+	skipNegF bool
 	// fdFree marks the coordinates of θ whose gradient is taken by finite
 	// differences when EP skipped site updates (see evidence); nil means
 	// all. The others keep the fixed-point formula (they are not optimised).
@@ -91,7 +94,7 @@ func (s *gpcPlusState) run(theta []float64) (*ep.Result, *mat.SymDense, *mat.Sym
 		dm[0], d2[0], dm[1], d2[1] = h.DMf, h.D2f, h.DMg, h.D2g
 		return h.LogZ
 	}
-	res, err := ep.Run(s.ctx, []ep.Block{{K: Kf}, {K: Kg, Mean: m0, AllowNegative: true}}, site,
+	res, err := ep.Run(s.ctx, []ep.Block{{K: Kf, AllowNegative: !s.skipNegF}, {K: Kg, Mean: m0, AllowNegative: true}}, site,
 		ep.Options{MaxSweeps: s.maxSweeps, Tol: s.tol, SiteTol: math.Min(math.Sqrt(s.tol), 1e4*s.tol), Damping: s.damping, Extrapolate: !s.noExtrap, Init: s.warm, Progress: s.tick})
 	if err != nil {
 		return nil, nil, nil, err
@@ -105,13 +108,15 @@ func (s *gpcPlusState) run(theta []float64) (*ep.Result, *mat.SymDense, *mat.Sym
 // kernel, ½ tr(W_g ∂K_g/∂θ) for the g kernel and Σᵢ α_gᵢ for m_g (the
 // gradient of the EP evidence at its fixed point, R&W eq 3.74, per block).
 //
-// That formula holds only when every site is moment-matched. When EP
-// skipped site updates in its last sweep (an f-site update that would make
-// τ̃ negative), the frozen sites are not, the evidence is no longer
-// stationary in the sites and eq 3.74 can be wrong in sign (n = 400:
-// (−0.88, 0.012, 0.12) against (0.24, −0.42, −0.52) for ℓ_f, ℓ_g, m_g).
-// The gradient of the fdFree coordinates is then taken by central finite
-// differences of the evidence (fdGradient).
+// That formula holds only when every site is moment-matched. Both blocks
+// allow negative site precisions (ep.Block.AllowNegative), so EP skips an
+// update only when it would make the posterior improper — rare. When it
+// did skip in its last sweep, the frozen sites are not matched, the
+// evidence is not stationary in the sites and eq 3.74 can be wrong in sign
+// (with f-site updates to τ̃ < 0 skipped, n = 400: (−0.88, 0.012, 0.12)
+// against (0.24, −0.42, −0.52) for ℓ_f, ℓ_g, m_g). The gradient of the
+// fdFree coordinates is then taken by central finite differences of the
+// evidence (fdGradient).
 func (s *gpcPlusState) evidence(theta []float64) (float64, []float64, error) {
 	res, Kf, Kg, err := s.run(theta)
 	if err != nil {
@@ -186,6 +191,7 @@ type GPCPlus struct {
 	GMean   float64       `json:"g_mean"`
 	X       *model.Matrix `json:"x"`
 	SqrtTau []float64     `json:"sqrt_tau"`
+	SiteTau []float64     `json:"site_tau,omitempty"` // signed τ̃ of f, when one is negative (see GPC.SiteTau)
 	Alpha   []float64     `json:"alpha"`
 	Nodes   int           `json:"quad_nodes"`
 	Rep     *model.Report `json:"report"`
@@ -198,7 +204,7 @@ func (g *GPCPlus) Report() *model.Report { return g.Rep }
 
 func (g *GPCPlus) prepare() error {
 	if g.f == nil {
-		g.f = &GPC{Kernel: g.KernelF, X: g.X, SqrtTau: g.SqrtTau, Alpha: g.Alpha}
+		g.f = &GPC{Kernel: g.KernelF, X: g.X, SqrtTau: g.SqrtTau, SiteTau: g.SiteTau, Alpha: g.Alpha}
 		if len(g.KernelG.LogLen) == 0 {
 			return errors.New("gpcplus: malformed saved model")
 		}
@@ -320,6 +326,15 @@ func fitGPCPlus(ctx context.Context, train *data.Dataset, y []float64, v model.V
 	}
 	kf, kg, mg := st.split(theta)
 	g := &GPCPlus{KernelF: kf, KernelG: kg, GMean: mg, X: model.MatrixOf(train.X), SqrtTau: res.SqrtTau(0), Alpha: res.Alpha(0), Nodes: nodes}
+	negF := 0
+	for _, t := range res.Tau[0] {
+		if t < 0 {
+			negF++
+		}
+	}
+	if negF > 0 {
+		g.SiteTau = append([]float64(nil), res.Tau[0]...)
+	}
 	diag := map[string][]float64{}
 	for _, k := range []string{"f_mean", "f_sd", "g_mean", "g_sd", "exp_g_mean", "exp_g_sd", "slope"} {
 		diag[k] = make([]float64, n)
@@ -358,6 +373,7 @@ func fitGPCPlus(ctx context.Context, train *data.Dataset, y []float64, v model.V
 			"ep_sweeps":            float64(res.Sweeps),
 			"ep_sweeps_total":      float64(st.sweeps),
 			"ep_skipped_updates":   float64(res.Skipped),
+			"f_negative_sites":     float64(negF),
 			"evidence_evaluations": float64(evals),
 			"fd_gradients":         float64(st.fdGrads),
 			"fd_gradient_sweeps":   float64(st.fdSweeps),

@@ -2,6 +2,8 @@ package gp
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -367,11 +369,12 @@ func TestSweepLimitReported(t *testing.T) {
 	}
 }
 
-// When EP skips site updates (an f-site update that would make τ̃ negative)
-// the fixed-point gradient formula (R&W eq 3.74) does not hold; the
-// evidence gradient then comes from finite differences. Case: the lupi2d
-// data of the benchmarks at n = 400 and the point where GPC+'s type-II ML
-// used to stall (2 skipped updates). Reference: central differences with a
+// When EP skips site updates the fixed-point gradient formula (R&W eq 3.74)
+// does not hold; the evidence gradient then comes from finite differences.
+// Case: the lupi2d data of the benchmarks at n = 400 and the point where
+// GPC+'s type-II ML used to stall, with f-site updates to a negative
+// precision skipped (skipNegF, as GPC+ did before f allowed them: 2
+// skipped updates). Reference: central differences with a
 // 10× smaller step, EP converged to 1e-12, every perturbed run
 // warm-started from the sites converged at θ (as in the search, whose
 // evidence is a function of the warm start through the frozen sites).
@@ -387,6 +390,7 @@ func TestGPCPlusGradientSkippedSites(t *testing.T) {
 	theta := []float64{0, 1.1431, 0, -0.1219, -1.3082}
 	free := []bool{false, true, false, true, true}
 	ps := plusState(ds, y, 1e-6)
+	ps.skipNegF = true
 	ps.fdFree = free
 	ps.analyticOnly = true
 	_, ga, err := ps.evidence(theta)
@@ -442,5 +446,105 @@ func TestGPCPlusGradientSkippedSites(t *testing.T) {
 	// off by 1.1 in ∂/∂log ℓ_f), or it does not test the fallback.
 	if worst < 0.1 {
 		t.Errorf("the fixed-point formula is within %g of the differences: the case no longer exercises skipped sites", worst)
+	}
+}
+
+// At the point of TestGPCPlusGradientSkippedSites, with negative f-site
+// precisions allowed (the default), EP skips nothing and reaches a fixed
+// point with τ̃_f < 0 at some sites; there the fixed-point gradient is
+// exact (against central differences of the evidence converged to 1e-12),
+// and the fitted model predicts from the signed sites: at the training
+// inputs its latent predictive mean and variance are EP's posterior
+// marginals of f.
+func TestGPCPlusNegativeFSites(t *testing.T) {
+	ds, err := data.GenerateByName("lupi2d", 400, 0.3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := ds.BinaryY()
+	if err != nil {
+		t.Fatal(err)
+	}
+	theta := []float64{0, 1.1431, 0, -0.1219, -1.3082}
+	ps := plusState(ds, y, 1e-10)
+	ps.analyticOnly = true
+	lz, g, err := ps.evidence(theta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	center := ps.warm
+	neg := 0
+	for _, tau := range center.Tau[0] {
+		if tau < 0 {
+			neg++
+		}
+	}
+	if neg == 0 {
+		t.Fatal("no negative f-site precision: the case does not exercise them")
+	}
+	ps.tol = 1e-12
+	for _, k := range []int{1, 3, 4} {
+		const h = 1e-5
+		var f [2]float64
+		for j, d := range []float64{h, -h} {
+			th := append([]float64(nil), theta...)
+			th[k] += d
+			ps.warm = center
+			r, _, _, err := ps.run(th)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !r.Converged || r.Skipped > 0 {
+				t.Fatalf("reference EP at θ%d %+g: converged %v, %d skipped", k, d, r.Converged, r.Skipped)
+			}
+			f[j] = r.LogZ
+		}
+		fd := (f[0] - f[1]) / (2 * h)
+		if math.Abs(fd-g[k]) > 1e-5*(1+math.Abs(fd)) {
+			t.Errorf("∂/∂θ%d: fixed-point gradient %.10g, finite difference %.10g (log Z %g)", k, g[k], fd, lz)
+		}
+	}
+
+	spec, _ := model.Lookup("gpcplus")
+	v, err := spec.Resolve(model.Values{"optimize": "false", "lengthscale": fmt.Sprint(math.Exp(theta[1])),
+		"glengthscale": fmt.Sprint(math.Exp(theta[3])), "gmean": fmt.Sprint(theta[4])})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fit, err := spec.Fit(context.Background(), ds, v, model.Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := fit.Report()
+	if rep.Extras["f_negative_sites"] == 0 || rep.Extras["ep_skipped_updates"] != 0 {
+		t.Fatalf("fit: %v negative f sites, %v skipped updates", rep.Extras["f_negative_sites"], rep.Extras["ep_skipped_updates"])
+	}
+	gp := fit.(*model.Classifier).Models[0].(*GPCPlus)
+	// through JSON, as a saved model is
+	raw, err := json.Marshal(gp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back GPCPlus
+	if err := json.Unmarshal(raw, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.SiteTau == nil {
+		t.Fatal("saved model lost the signed site precisions")
+	}
+	m, vr, err := func() ([]float64, []float64, error) {
+		if err := back.prepare(); err != nil {
+			return nil, nil, err
+		}
+		return back.f.latent(ds.X)
+	}()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fm, fsd := rep.Diagnostics["f_mean"], rep.Diagnostics["f_sd"]
+	for i := range m {
+		if math.Abs(m[i]-fm[i]) > 1e-8*(1+math.Abs(fm[i])) || math.Abs(vr[i]-fsd[i]*fsd[i]) > 1e-8*(1+fsd[i]*fsd[i]) {
+			t.Fatalf("sample %d: predictive (%.12g, %.12g), EP marginal (%.12g, %.12g)", i, m[i], vr[i], fm[i], fsd[i]*fsd[i])
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -16,11 +17,15 @@ import (
 type Block struct {
 	K    *mat.SymDense // n×n prior covariance
 	Mean []float64     // prior mean per sample; nil means zero
-	// AllowNegative keeps site updates with a negative precision τ̃ (as long
-	// as the cavity and the posterior stay proper, which a damped update
-	// with a positive tilted variance guarantees). Without it such updates
-	// are skipped. GPC+ sets it for g: its likelihood is log-convex in g for
-	// well-classified samples, whose sites legitimately have τ̃ < 0.
+	// AllowNegative keeps site updates with a negative precision τ̃ as long
+	// as the posterior stays proper (1 + Δτ̃ Σᵢᵢ > 0, cavity precision > 0);
+	// updates that would break that are skipped. Without it every update
+	// to a negative τ̃ is skipped. GPC+ sets it for both blocks: its
+	// likelihood is log-convex in g for well-classified samples, and,
+	// integrated over g, it is a scale mixture of probits in f, which is not
+	// log-concave either; such sites are moment-matched only with τ̃ < 0,
+	// and a skipped (frozen) site leaves EP off its fixed point, where the
+	// evidence gradient formula (GradWeights) no longer holds.
 	AllowNegative bool
 }
 
@@ -455,7 +460,7 @@ func (r *Result) recompute() error {
 	for b, bs := range r.blocks {
 		n := len(bs.mu)
 		bs.np = 0 // Σ is rebuilt: pending rank-one updates are void
-		if bs.neg {
+		if bs.neg && slices.ContainsFunc(r.Tau[b], func(t float64) bool { return t < 0 }) {
 			if err := r.recomputeLU(b); err != nil {
 				return err
 			}
@@ -753,6 +758,53 @@ func (r *Result) GradWeights(b int) (*mat.SymDense, error) {
 type Posterior struct {
 	sW, alpha []float64
 	l         blas64.Triangular // lower Cholesky factor of B = I + S̃^½KS̃^½
+	// m is (K + S̃⁻¹)⁻¹ = (I + S̃K)⁻¹S̃ when some site precision is negative
+	// (NewPosteriorSigned); S̃^½ and L are then unused.
+	m *mat.Dense
+}
+
+// NewPosteriorSigned is NewPosterior from signed site precisions τ̃. With
+// every τ̃ ≥ 0 it is NewPosterior(K, √τ̃, α); otherwise B = I + S̃^½KS̃^½
+// does not exist and the predictive variance is k** − k*ᵀ(K + S̃⁻¹)⁻¹k*
+// with (K + S̃⁻¹)⁻¹ = (I + S̃K)⁻¹S̃ (valid for any sign of τ̃; symmetric), formed
+// once by an LU solve (O(n³), as the Cholesky of B).
+func NewPosteriorSigned(K *mat.SymDense, tau, alpha []float64) (*Posterior, error) {
+	n, _ := K.Dims()
+	if len(tau) != n || len(alpha) != n {
+		return nil, errors.New("ep: posterior of inconsistent size")
+	}
+	neg := false
+	sW := make([]float64, n)
+	for i, t := range tau {
+		if math.IsNaN(t) || math.IsInf(t, 0) {
+			return nil, fmt.Errorf("%w: site precision %v", ErrNumerical, t)
+		}
+		neg = neg || t < 0
+		sW[i] = math.Sqrt(math.Max(t, 0))
+	}
+	if !neg {
+		return NewPosterior(K, sW, alpha)
+	}
+	// Aᵀ = I + S̃K, so M = A⁻ᵀS̃ solves Aᵀ M = S̃.
+	at := mat.NewDense(n, n, nil)
+	rhs := mat.NewDense(n, n, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			at.Set(i, j, tau[i]*K.At(i, j))
+		}
+		at.Set(i, i, at.At(i, i)+1)
+		rhs.Set(i, i, tau[i])
+	}
+	var lu mat.LU
+	lu.Factorize(at)
+	if lu.Det() <= 0 {
+		return nil, fmt.Errorf("%w: the posterior covariance is not positive definite", ErrNumerical)
+	}
+	p := &Posterior{sW: sW, alpha: append([]float64(nil), alpha...), m: mat.NewDense(n, n, nil)}
+	if err := lu.SolveTo(p.m, false, rhs); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNumerical, err)
+	}
+	return p, nil
 }
 
 // NewPosterior factorises B = I + S̃^½KS̃^½ for predictive variances.
@@ -788,6 +840,32 @@ func (p *Posterior) Predict(Ks *mat.Dense, kss []float64) (mean, variance []floa
 	return mean, variance
 }
 
+// signedVariance is PredictTo's variance with M = (K + S̃⁻¹)⁻¹: per block of
+// PredictChunk test points T = M Ks (one Gemm), var = kss − colsum(Ks ∘ T).
+func (p *Posterior) signedVariance(variance []float64, Ks *mat.Dense, kss, work []float64) {
+	n, m := Ks.Dims()
+	kr, mr := Ks.RawMatrix(), p.m.RawMatrix()
+	w := min(PredictChunk, m)
+	for j0 := 0; j0 < m; j0 += w {
+		c := min(w, m-j0)
+		T := blas64.General{Rows: n, Cols: c, Stride: c, Data: work[:n*c]}
+		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, mr, blas64.General{Rows: n, Cols: c, Stride: kr.Stride, Data: kr.Data[j0:]}, 0, T)
+		out := variance[j0 : j0+c]
+		copy(out, kss[j0:j0+c])
+		for i := 0; i < n; i++ {
+			krow := kr.Data[i*kr.Stride+j0 : i*kr.Stride+j0+c]
+			for j, x := range T.Data[i*c : i*c+c] {
+				out[j] -= x * krow[j]
+			}
+		}
+		for j := range out {
+			if out[j] < 0 {
+				out[j] = 0
+			}
+		}
+	}
+}
+
 // PredictTo is Predict writing into mean and variance (length m; variance
 // may be nil when only the mean is wanted). The variances are computed in
 // blocks of PredictChunk test points: V = S̃^½Ks[:, block] into work, one
@@ -808,6 +886,10 @@ func (p *Posterior) PredictTo(mean, variance []float64, Ks *mat.Dense, kss, work
 	w := min(PredictChunk, m)
 	if len(work) < n*w {
 		work = make([]float64, n*w)
+	}
+	if p.m != nil {
+		p.signedVariance(variance, Ks, kss, work)
+		return
 	}
 	for j0 := 0; j0 < m; j0 += w {
 		c := min(w, m-j0)
