@@ -21,6 +21,10 @@ import (
 // bivariate Gaussian sites (eq 10) so that the posterior is Q(f)Q(g)
 // (eq 11); log Zₙ integrates f analytically and g by Gauss–Hermite
 // quadrature (eq 12; ep.HeteroTilted).
+// Both blocks allow negative site precisions (ep.Block.AllowNegative: the
+// likelihood is log-convex in g for well-classified samples and, integrated
+// over g, a scale mixture of probits in f); EP still damps, and skips an
+// update that would make the posterior improper.
 //
 // Hyper-parameters θ = (log θ_f, log ℓ_f…, log θ_g, log ℓ_g…, m_g). Type-II
 // ML optimises the length-scales and m_g. log θ_f is held at its parameter
@@ -322,7 +326,7 @@ func fitGPCPlus(ctx context.Context, train *data.Dataset, y []float64, v model.V
 		warnings = append(warnings, fmt.Sprintf("type-II ML: EP skipped site updates at %d of the %d evidence evaluations; their gradients were taken by central finite differences (the fixed-point formula assumes every site moment-matched)", st.fdGrads, evals))
 	}
 	if res.Skipped > 0 {
-		warnings = append(warnings, fmt.Sprintf("EP skipped %d site updates in its last sweep (they would have made a site precision negative)", res.Skipped))
+		warnings = append(warnings, fmt.Sprintf("EP skipped %d site updates in its last sweep (they would have made the posterior improper)", res.Skipped))
 	}
 	kf, kg, mg := st.split(theta)
 	g := &GPCPlus{KernelF: kf, KernelG: kg, GMean: mg, X: model.MatrixOf(train.X), SqrtTau: res.SqrtTau(0), Alpha: res.Alpha(0), Nodes: nodes}

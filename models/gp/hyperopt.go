@@ -31,12 +31,13 @@ type hyperSearch struct {
 	// stall > 0 ends an L-BFGS run (as a line-search failure: it is
 	// restarted with an empty memory if it made progress) after that many
 	// consecutive evaluations without an evidence gain of 1e-7·(1+|log Z|).
-	// GPC+ sets it: with sites skipped by EP (a negative site precision) the
-	// EP fixed point is not a stationary point of the evidence in the other
-	// sites and the fixed-point gradient formula is wrong (More–Thuente then
-	// spent many evaluations on steps of 10⁻⁶ without meeting its curvature
-	// condition); GPC+ now takes finite-difference gradients there
-	// (gpcPlusState.fdGradient), and the rule remains a safeguard.
+	// GPC+ sets it: with sites skipped by EP the EP result is not a
+	// stationary point of the evidence in the other sites and the
+	// fixed-point gradient formula is wrong (More–Thuente then spent many
+	// evaluations on steps of 10⁻⁶ without meeting its curvature
+	// condition); GPC+ now allows negative f-site precisions (no skips
+	// in practice) and takes finite-difference gradients where EP still
+	// skips (gpcPlusState.fdGradient); the rule remains a safeguard.
 	stall int
 }
 

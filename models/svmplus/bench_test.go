@@ -308,3 +308,10 @@ func benchS() int {
 	}
 	return 30
 }
+
+// BenchmarkSVM2PlusRBFZ1000 is SVM2+ at n = 1000 with a linear decision
+// kernel and an RBF privileged kernel (γ̃ = 1/30): dense Qλ, real
+// correcting function (the make bench-svmplus-rbf case).
+func BenchmarkSVM2PlusRBFZ1000(b *testing.B) {
+	benchmarkFit(b, "svm2plus", model.Values{"kernel": "linear", "zkernel": "rbf", "zgamma": "0.0333333"})
+}

@@ -128,8 +128,9 @@ var ErrNumerical = errors.New("ep: numerical failure (non-finite site or evidenc
 // Run performs sequential EP (R&W algorithm 3.5 generalised to independent
 // blocks sharing one site per sample, paper 002 eqs 10–11): for each site the
 // cavity is formed per block, the tilted moments come from site, the site is
-// updated (damped; an update that would make a site precision negative or
-// whose cavity is invalid is skipped), and the posterior is updated by a
+// updated (damped; an update whose cavity is invalid, or that would make a
+// site precision negative in a block without AllowNegative, or the
+// posterior improper, is skipped), and the posterior is updated by a
 // rank-one downdate. After each sweep the posterior is recomputed from
 // scratch through L = chol(I + S̃^½ K S̃^½) and the EP evidence is evaluated.
 // Run stops when the evidence changes by less than Tol and no site moves by

@@ -5,7 +5,9 @@
 // (paper 002 eq 12, by Gauss–Hermite quadrature in the log domain), and a
 // sequential EP engine over one or more independent latent GP blocks with
 // rank-one updates, a full recomputation after every sweep, damping, skipping
-// of updates with a negative site precision, the EP evidence (R&W eq 3.65)
+// of updates with a negative site precision (or, for blocks that allow
+// negative precisions, of updates that would make the posterior improper),
+// the EP evidence (R&W eq 3.65)
 // and its hyper-parameter gradient (R&W eq 3.74).
 //
 // The models in lupilab/models/gp build kernels and call this package.
