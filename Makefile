@@ -14,7 +14,7 @@ FUZZTIME ?= 10m
 BROTLI_Q ?= 11
 
 .PHONY: all run server wasm static test deps lint unit fuzz-short browser bench bench-svm bench-svmplus bench-svmplus-rbf \
-        bench-gp bench-joint bench-twin bench-multiview bench-qp bench-gp-wasm bench-web fixtures-qp fuzz load datasets clean
+        bench-gp bench-joint bench-twin bench-multiview bench-qp bench-gp-wasm bench-gp-web bench-web fixtures-qp fuzz load datasets clean
 
 all: wasm server
 
@@ -85,6 +85,9 @@ bench-gp:
 	bash scripts/bench-gp.sh
 bench-gp-wasm:
 	GP_BENCH_WASM=1 bash scripts/bench-gp.sh 100
+## bench-gp-web: GPC vs GPC+ training time in the app, in headless Chromium (LUPI_BENCH_GP_SIZES=100,200,400)
+bench-gp-web: wasm
+	LUPI_BROWSER_TESTS=1 LUPI_BENCH_GP_WEB=1 $(GO) test -count=1 -timeout 3h -run TestBenchGPBrowser -v ./browsertest
 bench-joint:
 	bash scripts/bench-joint.sh
 bench-twin:

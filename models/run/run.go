@@ -45,7 +45,10 @@ type Outcome struct {
 	Confusion   [][]int // test confusion matrix: [true][predicted]
 	// Multi-label scores (tag data): train and test.
 	TrainTags, TestTags *metrics.MultiLabel
-	FitSeconds          float64
+	// FitSeconds is the training time without the pauses spent in progress
+	// callbacks (in the browser, where the page gets its turns);
+	// FitWallSeconds includes them.
+	FitSeconds, FitWallSeconds float64
 	// GridSeconds is the time spent computing the decision grid;
 	// GridWallSeconds adds the pauses in which the page was given the event
 	// loop (progress updates, input) between chunks.
@@ -144,11 +147,13 @@ func Do(ctx context.Context, cfg Config, progress func(model.Progress)) (*Outcom
 		progress(model.Progress{Fraction: 0, Stage: "fitting"})
 	}
 	start := time.Now()
-	o.Fitted, err = spec.Fit(ctx, train, params, model.Options{Seed: cfg.Seed, Progress: progress})
+	var clock model.PauseClock
+	o.Fitted, err = spec.Fit(ctx, train, params, model.Options{Seed: cfg.Seed, Progress: clock.Wrap(progress)})
 	if err != nil {
 		return nil, err
 	}
-	o.FitSeconds = time.Since(start).Seconds()
+	wall := time.Since(start)
+	o.FitWallSeconds, o.FitSeconds = wall.Seconds(), (wall - clock.Paused).Seconds()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	_ "lupilab/models/all"
 	"lupilab/models/data"
@@ -150,5 +151,35 @@ func TestPredictChunkedEqualsPredict(t *testing.T) {
 		if string(a) != string(b) {
 			t.Errorf("%s: chunked prediction differs", c.id)
 		}
+	}
+}
+
+// The training time excludes the time spent in progress callbacks (where
+// the browser gets its turns); the wall time includes it.
+func TestFitTimeExcludesPauses(t *testing.T) {
+	ds, err := data.GenerateByName("lupi2d", 150, 0.2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	const pause = 5 * time.Millisecond
+	o, err := Do(context.Background(), Config{Dataset: ds, TrainFrac: 0.7, Seed: 1, Scale: "standard", Model: "gpcplus"},
+		func(p model.Progress) {
+			if p.Stage != "predicting" {
+				calls++
+				if calls <= 20 {
+					time.Sleep(pause)
+				}
+			}
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls < 3 {
+		t.Fatalf("only %d progress reports during the fit", calls)
+	}
+	gap := time.Duration((o.FitWallSeconds - o.FitSeconds) * float64(time.Second))
+	if slept := min(calls, 20); o.FitSeconds <= 0 || gap < time.Duration(slept)*pause {
+		t.Errorf("fit %.4f s, wall %.4f s: %d pauses of %v not excluded", o.FitSeconds, o.FitWallSeconds, slept, pause)
 	}
 }

@@ -1,0 +1,65 @@
+package browsertest
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBenchGPBrowser times GPC and GPC+ training in the app itself, in
+// headless Chromium (`make bench-gp-web`; issue 8 asks for the GPC+/GPC
+// ratio "native and in the browser"): lupi2d data with n training rows
+// (80 % of n/0.8 rows, noise 0.3, seed 1), EP at fixed hyper-parameters
+// (length-scales 1) and type-II ML without restarts. It reads the training
+// time the app shows (compute time, page pauses excluded) and the EP sweeps,
+// prints the ratios, and asserts nothing about time.
+// LUPI_BENCH_GP_SIZES picks the sizes (default 100,200,400).
+func TestBenchGPBrowser(t *testing.T) {
+	if os.Getenv("LUPI_BENCH_GP_WEB") != "1" {
+		t.Skip("set LUPI_BENCH_GP_WEB=1 (make bench-gp-web)")
+	}
+	sizes := os.Getenv("LUPI_BENCH_GP_SIZES")
+	if sizes == "" {
+		sizes = "100,200,400"
+	}
+	url := startServer(t)
+	b := newBrowser(t, 1280, 900)
+	type row struct {
+		secs   float64
+		sweeps string
+		shown  string
+	}
+	train := func(n int, model, params string) row {
+		u := fmt.Sprintf("%s/?data=gen:lupi2d&n=%d&noise=0.3&seed=1&train=80&model=%s%s", url, n*5/4, model, params)
+		b.run(t, chromedp.Navigate(u), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
+		shown := b.waitText(t, "#m-time", 30*time.Minute, func(s string) bool { return s != "" })
+		secs, err := strconv.ParseFloat(strings.Fields(shown)[0], 64)
+		if err != nil {
+			t.Fatalf("training time %q: %v", shown, err)
+		}
+		return row{secs, b.text(t, "#m-x-ep_sweeps_total"), shown}
+	}
+	// one warm-up fit: the first wasm run pays for the optimising compiler
+	train(100, "gpc", "&p.optimize=false&p.lengthscale=1")
+	fmt.Println("GPC vs GPC+ in headless Chromium (app training time, compute; EP sweeps in brackets)")
+	for _, s := range strings.Split(sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 10 {
+			t.Fatalf("size %q", s)
+		}
+		for _, mode := range []struct{ name, gpc, plus string }{
+			{"EP (θ fixed)", "&p.optimize=false&p.lengthscale=1", "&p.optimize=false&p.lengthscale=1&p.glengthscale=1"},
+			{"fit (type-II ML)", "&p.restarts=0", "&p.restarts=0"},
+		} {
+			g := train(n, "gpc", mode.gpc)
+			p := train(n, "gpcplus", mode.plus)
+			fmt.Printf("  n=%-4d %-16s GPC %8.3f s (%s)  GPC+ %8.3f s (%s)  ratio %.2f×  [shown: %q / %q]\n",
+				n, mode.name, g.secs, g.sweeps, p.secs, p.sweeps, p.secs/g.secs, g.shown, p.shown)
+		}
+	}
+}
