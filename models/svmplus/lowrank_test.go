@@ -11,7 +11,6 @@ import (
 	"lupilab/models/data"
 	"lupilab/models/kernel"
 	"lupilab/models/model"
-	"lupilab/models/solver/lowrank"
 )
 
 // lowRankData draws n points whose privileged block Z is two-dimensional (an
@@ -171,7 +170,7 @@ func TestPivotedCholesky(t *testing.T) {
 	}
 	col := func(p int, dst []float64) { mat.Col(dst, p, &K) }
 	ticks := 0
-	L, ok, err := lowrank.PivotedCholesky(context.Background(), diag, col, 1e-12, 50, func() { ticks++ })
+	L, ok, err := pivotedCholesky(context.Background(), diag, col, 1e-12, 50, func() { ticks++ })
 	if err != nil || !ok {
 		t.Fatalf("ok = %v, err = %v", ok, err)
 	}
@@ -186,16 +185,16 @@ func TestPivotedCholesky(t *testing.T) {
 	if !mat.EqualApprox(&LLt, &K, 1e-10) {
 		t.Error("LLᵀ ≠ K")
 	}
-	if _, ok, _ := lowrank.PivotedCholesky(context.Background(), diag, col, 1e-12, 2, nil); ok {
+	if _, ok, _ := pivotedCholesky(context.Background(), diag, col, 1e-12, 2, nil); ok {
 		t.Error("rank 3 accepted under a cap of 2")
 	}
 	ind := mat.NewDense(2, 2, []float64{1, 2, 2, 1})
-	if _, ok, _ := lowrank.PivotedCholesky(context.Background(), []float64{1, 1}, func(p int, dst []float64) { mat.Col(dst, p, ind) }, 1e-12, 2, nil); ok {
+	if _, ok, _ := pivotedCholesky(context.Background(), []float64{1, 1}, func(p int, dst []float64) { mat.Col(dst, p, ind) }, 1e-12, 2, nil); ok {
 		t.Error("indefinite matrix factorised")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, err := lowrank.PivotedCholesky(ctx, diag, col, 1e-12, 50, nil); err == nil {
+	if _, _, err := pivotedCholesky(ctx, diag, col, 1e-12, 50, nil); err == nil {
 		t.Error("cancelled context ignored")
 	}
 }
