@@ -108,6 +108,10 @@ type browser struct {
 	logs   []string
 }
 
+// browserLife bounds a browser's whole session (tests); long benchmarks
+// raise it before newBrowser.
+var browserLife = 8 * time.Minute
+
 func newBrowser(t *testing.T, width, height int) *browser {
 	t.Helper()
 	// Chromium may still be writing its profile when the test ends, so it
@@ -133,7 +137,7 @@ func newBrowser(t *testing.T, width, height int) *browser {
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 8*time.Minute)
+	ctx, cancelT := context.WithTimeout(ctx, browserLife)
 	t.Cleanup(func() { cancelT(); cancelC(); cancelA(); os.RemoveAll(profile) })
 	b := &browser{ctx: ctx}
 	chromedp.ListenTarget(ctx, func(ev any) {
@@ -214,6 +218,9 @@ func (b *browser) waitText(t *testing.T, sel string, timeout time.Duration, ok f
 	deadline := time.Now().Add(timeout)
 	var last string
 	for time.Now().Before(deadline) {
+		if err := b.ctx.Err(); err != nil {
+			t.Fatalf("waiting for %s: the browser session ended (%v; browserLife %v)", sel, err, browserLife)
+		}
 		var s string
 		var nodes []*cdp.Node
 		if err := chromedp.Run(b.ctx, chromedp.Nodes(sel, &nodes, chromedp.ByQuery, chromedp.AtLeast(0))); err == nil && len(nodes) > 0 {

@@ -110,12 +110,13 @@ func HeteroTilted(gh *GaussHermite, y, mf, vf, mg, vg float64) HeteroMoments {
 	}
 	var sum float64
 	for k := 0; k < n; k++ {
-		sum += math.Exp(lw[k] - best)
+		lw[k] = math.Exp(lw[k] - best)
+		sum += lw[k]
 	}
 	m := HeteroMoments{LogZ: best + math.Log(sum)}
 	var dmf, dvf, dmg, d2g, dvg, eg1 float64
 	for k := 0; k < n; k++ {
-		w := math.Exp(lw[k] - m.LogZ)
+		w := lw[k] / sum // the normalised weight exp(lw − log Z)
 		lw[k] = w
 		dmf += w * rsa[k]
 		dvf += w * rza[k]
