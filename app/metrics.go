@@ -115,22 +115,15 @@ func tagTable(o *run.Outcome) app.UI {
 	)
 }
 
-// gridTime shows the grid's compute time, and its wall time when yielding to
-// the page made that noticeably longer.
-// fitTime is the training time (compute) with, when page updates made the
-// wait longer, the wall time beside it.
-func fitTime(o *run.Outcome) string {
-	s := fmt.Sprintf("%.3f s", o.FitSeconds)
-	if o.FitWallSeconds > o.FitSeconds+0.005 {
-		s += fmt.Sprintf(" (%.3f s with page updates)", o.FitWallSeconds)
-	}
-	return s
-}
+// fitTime and gridTime show a compute time, and beside it the wall time
+// when yielding to the page made the wait noticeably longer.
+func fitTime(o *run.Outcome) string  { return withWall(o.FitSeconds, o.FitWallSeconds) }
+func gridTime(o *run.Outcome) string { return withWall(o.GridSeconds, o.GridWallSeconds) }
 
-func gridTime(o *run.Outcome) string {
-	s := fmt.Sprintf("%.3f s", o.GridSeconds)
-	if o.GridWallSeconds > o.GridSeconds+0.005 {
-		s += fmt.Sprintf(" (%.3f s with page updates)", o.GridWallSeconds)
+func withWall(compute, wall float64) string {
+	s := fmt.Sprintf("%.3f s", compute)
+	if wall > compute+0.005 {
+		s += fmt.Sprintf(" (%.3f s with page updates)", wall)
 	}
 	return s
 }

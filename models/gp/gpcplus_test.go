@@ -379,15 +379,7 @@ func TestSweepLimitReported(t *testing.T) {
 // warm-started from the sites converged at θ (as in the search, whose
 // evidence is a function of the warm start through the frozen sites).
 func TestGPCPlusGradientSkippedSites(t *testing.T) {
-	ds, err := data.GenerateByName("lupi2d", 400, 0.3, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	y, err := ds.BinaryY()
-	if err != nil {
-		t.Fatal(err)
-	}
-	theta := []float64{0, 1.1431, 0, -0.1219, -1.3082}
+	ds, y, theta := stallPoint(t)
 	free := []bool{false, true, false, true, true}
 	ps := plusState(ds, y, 1e-6)
 	ps.skipNegF = true
@@ -420,22 +412,7 @@ func TestGPCPlusGradientSkippedSites(t *testing.T) {
 		if !free[k] {
 			continue
 		}
-		const h = 1e-5
-		var f [2]float64
-		for j, d := range []float64{h, -h} {
-			th := append([]float64(nil), theta...)
-			th[k] += d
-			ps.warm = center
-			r, _, _, err := ps.run(th)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !r.Converged {
-				t.Fatalf("reference EP did not converge at θ%d %+g", k, d)
-			}
-			f[j] = r.LogZ
-		}
-		fd := (f[0] - f[1]) / (2 * h)
+		fd := centralDiff(t, ps, center, theta, k, true)
 		if math.Abs(fd-g[k]) > 1e-5*(1+math.Abs(fd)) {
 			t.Errorf("∂/∂θ%d: gradient %.10g, finite difference %.10g (log Z %g)", k, g[k], fd, lz)
 		}
@@ -457,15 +434,7 @@ func TestGPCPlusGradientSkippedSites(t *testing.T) {
 // inputs its latent predictive mean and variance are EP's posterior
 // marginals of f.
 func TestGPCPlusNegativeFSites(t *testing.T) {
-	ds, err := data.GenerateByName("lupi2d", 400, 0.3, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	y, err := ds.BinaryY()
-	if err != nil {
-		t.Fatal(err)
-	}
-	theta := []float64{0, 1.1431, 0, -0.1219, -1.3082}
+	ds, y, theta := stallPoint(t)
 	ps := plusState(ds, y, 1e-10)
 	ps.analyticOnly = true
 	lz, g, err := ps.evidence(theta)
@@ -484,22 +453,7 @@ func TestGPCPlusNegativeFSites(t *testing.T) {
 	}
 	ps.tol = 1e-12
 	for _, k := range []int{1, 3, 4} {
-		const h = 1e-5
-		var f [2]float64
-		for j, d := range []float64{h, -h} {
-			th := append([]float64(nil), theta...)
-			th[k] += d
-			ps.warm = center
-			r, _, _, err := ps.run(th)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !r.Converged || r.Skipped > 0 {
-				t.Fatalf("reference EP at θ%d %+g: converged %v, %d skipped", k, d, r.Converged, r.Skipped)
-			}
-			f[j] = r.LogZ
-		}
-		fd := (f[0] - f[1]) / (2 * h)
+		fd := centralDiff(t, ps, center, theta, k, false)
 		if math.Abs(fd-g[k]) > 1e-5*(1+math.Abs(fd)) {
 			t.Errorf("∂/∂θ%d: fixed-point gradient %.10g, finite difference %.10g (log Z %g)", k, g[k], fd, lz)
 		}
@@ -547,4 +501,43 @@ func TestGPCPlusNegativeFSites(t *testing.T) {
 			t.Fatalf("sample %d: predictive (%.12g, %.12g), EP marginal (%.12g, %.12g)", i, m[i], vr[i], fm[i], fsd[i]*fsd[i])
 		}
 	}
+}
+
+// stallPoint is the lupi2d data (n = 400) and the θ where GPC+'s type-II ML
+// used to stall: EP skipped f-site updates there before f allowed negative
+// site precisions.
+func stallPoint(t *testing.T) (*data.Dataset, []float64, []float64) {
+	t.Helper()
+	ds, err := data.GenerateByName("lupi2d", 400, 0.3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := ds.BinaryY()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds, y, []float64{0, 1.1431, 0, -0.1219, -1.3082}
+}
+
+// centralDiff is the reference ∂log Z/∂θ_k: (log Z(θ + h e_k) − log Z(θ − h
+// e_k))/2h with h = 1e-5, each EP warm-started from center and converged at
+// ps's tolerance; with skips false, a run that skipped updates fails.
+func centralDiff(t *testing.T, ps *gpcPlusState, center *ep.Sites, theta []float64, k int, skips bool) float64 {
+	t.Helper()
+	const h = 1e-5
+	var f [2]float64
+	for j, d := range []float64{h, -h} {
+		th := append([]float64(nil), theta...)
+		th[k] += d
+		ps.warm = center
+		r, _, _, err := ps.run(th)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Converged || (!skips && r.Skipped > 0) {
+			t.Fatalf("reference EP at θ%d %+g: converged %v, %d skipped", k, d, r.Converged, r.Skipped)
+		}
+		f[j] = r.LogZ
+	}
+	return (f[0] - f[1]) / (2 * h)
 }
