@@ -5,6 +5,8 @@ import (
 	"math"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
+
 	"lupilab/models/data"
 	"lupilab/models/solver/ep"
 )
@@ -93,7 +95,8 @@ func TestEPSlowModeIsTheScaleShiftSymmetry(t *testing.T) {
 	}
 }
 
-// flatSites is (τ̃, ν̃) of every block, in ep.Sites' block order.
+// flatSites is (τ̃, ν̃) of every block, in ep.Sites' block order (the layout
+// of ep's unexported Sites.flatten, which Anderson acceleration uses).
 func flatSites(s *ep.Sites) []float64 {
 	var out []float64
 	for b := range s.Tau {
@@ -116,22 +119,8 @@ func sweepStats(xs [][]float64) sweepSeq {
 	return st
 }
 
-func diff(a, b []float64) []float64 {
-	d := make([]float64, len(a))
-	for i := range a {
-		d[i] = a[i] - b[i]
-	}
-	return d
-}
+func diff(a, b []float64) []float64 { return floats.SubTo(make([]float64, len(a)), a, b) }
 
-func norm(a []float64) float64 { return math.Sqrt(dotp(a, a)) }
+func norm(a []float64) float64 { return floats.Norm(a, 2) }
 
-func dotp(a, b []float64) float64 {
-	var s float64
-	for i := range a {
-		s += a[i] * b[i]
-	}
-	return s
-}
-
-func cosine(a, b []float64) float64 { return dotp(a, b) / (norm(a)*norm(b) + 1e-300) }
+func cosine(a, b []float64) float64 { return floats.Dot(a, b) / (norm(a)*norm(b) + 1e-300) }
