@@ -101,13 +101,7 @@ func (s *state) polish(budget float64) (unfinished bool) {
 	}) {
 		return false
 	}
-	solve := func(b []float64) []float64 {
-		var x mat.VecDense
-		if err := ch.SolveVecTo(&x, mat.NewVecDense(nf, b)); err != nil {
-			return nil
-		}
-		return x.RawVector().Data
-	}
+	solve := ncqp.CholeskySolver(&ch)
 	x := make([]float64, nf)  // the variables on F
 	x0 := make([]float64, nf) // at the start
 	g := make([]float64, nf)  // the gradient on F, kept up to date

@@ -240,11 +240,14 @@ type solver[T elem] struct {
 	// unbounded is set when a step along a direction of non-positive
 	// curvature hit no bound.
 	unbounded bool
-	// Newton polishing (polish.go): work done since the last polish (Σ of
-	// active-set sizes), the iteration of the next check, polishes so far.
+	// Newton polishing (polish.go): work done since the last polish (≈ flops:
+	// 6 per active variable and iteration, for the gradient update of the
+	// pair and the working-set selection), the iteration of the next check,
+	// polishes so far.
 	work       float64
 	nextPolish int
 	polishes   int
+	polishCost float64 // work units the previous polish spent
 }
 
 func newSolver[T elem](p *Problem, opt Options) (*solver[T], error) {
@@ -304,7 +307,7 @@ func newSolver[T elem](p *Problem, opt Options) (*solver[T], error) {
 		up: make([]bool, n), down: make([]bool, n),
 		eps: eps, maxIter: maxIter, shrinking: opt.Shrinking, opt: opt, q: p.Q,
 		scratch: make([]float64, n), buf: make([]float64, n), cache: newRowCache[T](n, mb),
-		nextPolish: max(n, 200),
+		nextPolish: polishFirst(n),
 	}
 	s.sub, _ = p.Q.(SubRower)
 	s.sub32, _ = p.Q.(SubRower32)
@@ -544,7 +547,7 @@ func (s *solver[T]) run(ctx context.Context) error {
 			s.polish()
 			counter = 1 // shrink again soon: polish restores the whole problem
 		}
-		s.work += float64(s.active)
+		s.work += 6 * float64(s.active)
 		var ok bool
 		if s.eq {
 			ok = s.stepPair()
