@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -127,6 +128,13 @@ func checkCL(C, lambda float64) error {
 type qlam struct {
 	dense *mat.SymDense
 	v     *mat.Dense
+	// rows, when not nil, keeps the rows of VVᵀ computed so far (row i at
+	// rows[i*n:], valid once have[i] is set; mu guards both): the
+	// one-vs-rest tasks of a multi-class fit share Qλ (qcache) and ask for
+	// the same rows, each O(nr) from the factor.
+	rows []float64
+	have []bool
+	mu   sync.Mutex
 	// full holds both triangles of dense, row-major with stride n, so that
 	// rows are contiguous (the upper triangle alone makes half of every row
 	// a strided column walk).
@@ -172,11 +180,51 @@ func (q *qlam) diag(i int) float64 {
 	return floats.Dot(r, r)
 }
 
+// keptRowsMax bounds n for newFactorQlam's row store (n² entries: 72 MB
+// at n = 3000).
+const keptRowsMax = 3000
+
+// newFactorQlam serves Qλ = VVᵀ from the factor V (n×r), keeping the rows
+// it computes when r ≥ lowRankDenseFrom and n ≤ keptRowsMax.
+func newFactorQlam(v *mat.Dense) *qlam {
+	n, r := v.Dims()
+	q := &qlam{v: v}
+	if r >= lowRankDenseFrom && n <= keptRowsMax {
+		q.rows = make([]float64, n*n)
+		q.have = make([]bool, n)
+	}
+	return q
+}
+
+// keptRow returns row i of VVᵀ from the row store, computing it on first
+// use; nil without a store.
+func (q *qlam) keptRow(i int) []float64 {
+	if q.rows == nil {
+		return nil
+	}
+	n := len(q.have)
+	row := q.rows[i*n : (i+1)*n]
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !q.have[i] {
+		vi := q.v.RawRowView(i)
+		for j := range row {
+			row[j] = floats.Dot(vi, q.v.RawRowView(j))
+		}
+		q.have[i] = true
+	}
+	return row
+}
+
 // addRow adds row i of Qλ to dst.
 func (q *qlam) addRow(i int, dst []float64) {
 	if q.full != nil {
 		n := len(dst)
 		floats.Add(dst, q.full[i*n:(i+1)*n])
+		return
+	}
+	if row := q.keptRow(i); row != nil {
+		floats.Add(dst, row)
 		return
 	}
 	vi := q.v.RawRowView(i)
@@ -187,9 +235,12 @@ func (q *qlam) addRow(i int, dst []float64) {
 
 // addSubRow adds Qλ[i][idx[t]] to dst[t].
 func (q *qlam) addSubRow(i int, idx []int, dst []float64) {
+	row := q.keptRow(i)
 	if q.full != nil {
 		n := q.size()
-		row := q.full[i*n : (i+1)*n]
+		row = q.full[i*n : (i+1)*n]
+	}
+	if row != nil {
 		for t, j := range idx {
 			dst[t] += row[j]
 		}

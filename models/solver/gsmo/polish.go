@@ -93,15 +93,14 @@ func (s *state) polish(budget float64) (unfinished bool) {
 	}
 	// H_FF + δI: δ tiny next to H, enough to factorise a singular H_FF (the
 	// direction stays a descent direction; the line search uses H itself).
-	var ch mat.Cholesky
-	if !ncqp.CholeskyShifted(&ch, h, maxd, func() {
+	solve := ncqp.CholeskyShifted(h, maxd, func() {
 		if s.tick != nil {
 			s.tick()
 		}
-	}) {
+	})
+	if solve == nil {
 		return false
 	}
-	solve := ncqp.CholeskySolver(&ch)
 	x := make([]float64, nf)  // the variables on F
 	x0 := make([]float64, nf) // at the start
 	g := make([]float64, nf)  // the gradient on F, kept up to date
@@ -140,41 +139,14 @@ func (s *state) polish(budget float64) (unfinished bool) {
 		if u == nil {
 			break
 		}
-		// μ from S μ = −E H⁻¹ g, S = E H⁻¹ Eᵀ (ridged: the fixed eₖ can make
-		// the rows of E dependent; the projection below is exact).
-		S := mat.NewDense(m, m, nil)
-		r := mat.NewVecDense(m, nil)
-		tr := 0.0
-		for p := 0; p < m; p++ {
-			for q := 0; q < m; q++ {
-				if unit[p] >= 0 {
-					S.Set(p, q, W[q][unit[p]])
-				} else {
-					if unit[p] >= 0 {
-						S.Set(p, q, W[q][unit[p]])
-					} else {
-						S.Set(p, q, dot(cols[p], W[q]))
-					}
-				}
-			}
-			if unit[p] >= 0 {
-				r.SetVec(p, -u[unit[p]])
-			} else {
-				r.SetVec(p, -dot(cols[p], u))
-			}
-			tr += math.Abs(S.At(p, p))
-		}
-		for p := 0; p < m; p++ {
-			S.Set(p, p, S.At(p, p)+1e-13*tr)
-		}
-		var mu mat.VecDense
-		if err := mu.SolveVec(S, r); err != nil {
+		mu := ncqp.SchurMultipliers(cols, W, unit, u)
+		if mu == nil {
 			break
 		}
 		for a := range d {
 			d[a] = -u[a]
 			for q := 0; q < m; q++ {
-				d[a] -= W[q][a] * mu.AtVec(q)
+				d[a] -= W[q][a] * mu[q]
 			}
 			if fixed[a] {
 				d[a] = 0

@@ -52,7 +52,8 @@ import (
 // round and for what the previous polish spent, and it stops when it has
 // spent max(4 × that work, 3|F|³). The factorisation is blocked with
 // progress ticks (ncqp.CholeskyTick): a browser needs its callbacks every
-// few milliseconds; the solves are ncqp.CholeskySolver's.
+// few milliseconds; factorisation and solves are
+// ncqp.CholeskyShifted's.
 
 // polishMaxFree bounds |F| (a polish costs O(|F|³)).
 const polishMaxFree = 2000
@@ -225,16 +226,16 @@ func (s *solver[T]) faceNewton(F []int, budget float64) (left float64, ok, optim
 		return budget, false, false
 	}
 	// Q_FF + δI: δ tiny next to Q, enough to factorise a singular Q_FF (the
-	// direction stays a descent direction; the line search uses Q itself).
-	var ch mat.Cholesky
-	if !ncqp.CholeskyShifted(&ch, h, maxd, func() {
+	// direction stays a descent direction; the step is exact for Q_FF + δI,
+	// and the final change to α and ∇ uses Q itself).
+	solve := ncqp.CholeskyShifted(h, maxd, func() {
 		if s.opt.Progress != nil {
 			s.opt.Progress(s.iter, s.viol)
 		}
-	}) {
+	})
+	if solve == nil {
 		return budget, false, false
 	}
-	solve := ncqp.CholeskySolver(&ch)
 	x := make([]float64, nf)
 	x0 := make([]float64, nf)
 	g := make([]float64, nf)
@@ -282,39 +283,16 @@ func (s *solver[T]) faceNewton(F []int, budget float64) (left float64, ok, optim
 				break
 			}
 		}
-		var mu mat.VecDense
+		var mu []float64
 		if m > 0 {
-			// μ from S μ = −E H̃⁻¹ g, S = E H̃⁻¹ Eᵀ (ridged: the fixed eₖ can
-			// make the rows of E dependent; the projection below is exact).
-			S := mat.NewDense(m, m, nil)
-			r := mat.NewVecDense(m, nil)
-			tr := 0.0
-			for p := 0; p < m; p++ {
-				for q := 0; q < m; q++ {
-					if unit[p] >= 0 {
-						S.Set(p, q, W[q][unit[p]])
-					} else {
-						S.Set(p, q, dot(cols[p], W[q]))
-					}
-				}
-				if unit[p] >= 0 {
-					r.SetVec(p, -u[unit[p]])
-				} else {
-					r.SetVec(p, -dot(cols[p], u))
-				}
-				tr += math.Abs(S.At(p, p))
-			}
-			for p := 0; p < m; p++ {
-				S.Set(p, p, S.At(p, p)+1e-13*tr)
-			}
-			if err := mu.SolveVec(S, r); err != nil {
+			if mu = ncqp.SchurMultipliers(cols, W, unit, u); mu == nil {
 				break
 			}
 		}
 		// d = −H̃⁻¹(g + Eᵀμ), so H̃d = −(g + Eᵀμ) needs no product with Q.
 		copy(hd, g)
 		for q := 0; q < m; q++ {
-			mq := mu.AtVec(q)
+			mq := mu[q]
 			if k := unit[q]; k >= 0 {
 				hd[k] += mq
 			} else {
@@ -328,7 +306,7 @@ func (s *solver[T]) faceNewton(F []int, budget float64) (left float64, ok, optim
 			hd[a] = -hd[a]
 			d[a] = -u[a]
 			for q := 0; q < m; q++ {
-				d[a] -= W[q][a] * mu.AtVec(q)
+				d[a] -= W[q][a] * mu[q]
 			}
 			if fixed[a] {
 				d[a] = 0
