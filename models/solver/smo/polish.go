@@ -134,6 +134,9 @@ func (s *solver[T]) polish() {
 				break
 			}
 		}
+		if round > 0 && s.opt.Progress != nil {
+			s.opt.Progress(s.iter, s.viol)
+		}
 		var ok bool
 		if budget, ok, optimal = s.faceNewton(F, budget); !ok {
 			break
@@ -277,6 +280,11 @@ func (s *solver[T]) faceNewton(F []int, budget float64) (left float64, ok, optim
 			break
 		}
 		budget -= 4*fn + 2*float64(m)*fn + 2*float64(m*m*m)/3
+		if pass%16 == 0 && s.opt.Progress != nil {
+			// A pass costs O(|F|²): at |F| ≈ 2000 sixteen of them take a
+			// moment in a browser, which needs its callbacks.
+			s.opt.Progress(s.iter, s.viol)
+		}
 		if pass%8 == 0 {
 			budget -= 2 * fn * fn
 			if u = solve(g); u == nil {
