@@ -50,10 +50,10 @@ import (
 // (O(|F|·n)). A polish runs only when the work of the SMO iterations since
 // the previous one (≈ 6 flops per active variable and iteration) pays for a
 // round and for what the previous polish spent, and it stops when it has
-// spent max(4 × that work, 3|F|³). The factorisation is blocked with
-// progress ticks (ncqp.CholeskyTick): a browser needs its callbacks every
-// few milliseconds; factorisation and solves are
-// ncqp.CholeskyShifted's.
+// spent max(4 × that work, 3|F|³, min(30|F|³, 4·10⁶)). The factorisation
+// is blocked with progress ticks (ncqp.CholeskyTick), and rounds and passes
+// report progress too: a browser needs its callbacks every few
+// milliseconds. Factorisation and solves are ncqp.CholeskyShifted's.
 
 // polishMaxFree bounds |F| (a polish costs O(|F|³)).
 const polishMaxFree = 2000
@@ -104,7 +104,8 @@ func (s *solver[T]) polish() {
 		}
 	}
 	fn := float64(len(F))
-	budget := math.Max(4*s.work, polishBudgetF3*fn*fn*fn)
+	earned := max(4*s.work, polishBudgetF3*fn*fn*fn)
+	budget := max(earned, min(10*polishBudgetF3*fn*fn*fn, polishBudgetFloor))
 	start := budget
 	s.work = 0
 	if len(F) < 2 {
@@ -142,7 +143,9 @@ func (s *solver[T]) polish() {
 			break
 		}
 	}
-	s.polishCost = start - budget
+	// What the floor allowed beyond the earned budget is not charged to the
+	// next polish (the floor is a fixed allowance, not a debt).
+	s.polishCost = min(start-budget, earned)
 	if s.opt.Progress != nil {
 		s.opt.Progress(s.iter, s.viol)
 	}
@@ -428,6 +431,12 @@ func dot(a, b []float64) float64 {
 // the SMO work so far is smaller; polishAddK is how many violators a round
 // adds.
 const polishBudgetF3 = 3
+
+// polishBudgetFloor lets a small polish spend up to 4·10⁶ flops (a few
+// milliseconds) or 30|F|³, whichever is less, even early in a fit, so that
+// the first polish can finish (digits one-vs-rest, |F| ≈ 50: every class in
+// one polish after 50 SMO iterations instead of up to 1 300 and two).
+const polishBudgetFloor = 4e6
 
 func polishFirst(n int) int { return max(n/16, 50) }
 

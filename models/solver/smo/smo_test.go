@@ -196,9 +196,12 @@ func TestPolishIllConditioned(t *testing.T) {
 // 30 plus a ridge of 10⁻⁴, n = 600; 579 variables free at the optimum)
 // whose optimum has more free variables than SMO has freed at the first
 // polish. The polish must widen the face by the violators and finish within
-// 10n SMO iterations (4 850 here; before the widening rounds it took
-// 313 800, and plain SMO does not finish in 50× as many as the polished
-// run), at a KKT point (residual ≤ 1e-6, recomputed independently).
+// 20n SMO iterations, at a KKT point (residual ≤ 1e-6, recomputed
+// independently). Measured: 6 125 iterations (4 850 without the budget
+// floor polishBudgetFloor, which lets this problem's first polish widen F
+// from 67 to 245 without finishing and so delays the second); before the
+// widening rounds, 313 800; plain SMO does not finish in 50× as many as the
+// polished run.
 func TestPolishWidensTheFace(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	ctx := context.Background()
@@ -214,8 +217,8 @@ func TestPolishWidensTheFace(t *testing.T) {
 	if v := kktResidual(t, q, p, y, nil, 0, pol); v > 1e-6 {
 		t.Errorf("KKT residual %g", v)
 	}
-	if pol.Iter > 10*n {
-		t.Errorf("%d SMO iterations (%d polishes, %d free): the widening polish should finish within 10n = %d", pol.Iter, pol.Polishes, pol.NFree, 10*n)
+	if pol.Iter > 20*n {
+		t.Errorf("%d SMO iterations (%d polishes, %d free): the widening polish should finish within 20n = %d", pol.Iter, pol.Polishes, pol.NFree, 20*n)
 	}
 	plain, err := Solve(ctx, &Problem{Q: Dense(q), P: p, Y: y}, Options{Eps: 1e-6, Shrinking: true, MaxIter: 50 * pol.Iter})
 	if err != nil {
