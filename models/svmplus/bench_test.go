@@ -109,7 +109,8 @@ func timeFit(ctx context.Context, id string, ds *data.Dataset, v model.Values) (
 // privileged dimension (default 30; zgamma = 1/s), LUPI_BENCH_QDENSE=1 forces
 // the exact dense Qλ (no pivoted Cholesky: the "before" of the low-rank path),
 // LUPI_BENCH_QROWS=1 serves a low-rank Qλ by rows from its factor whatever
-// its rank (instead of multiplying it out from rank lowRankDenseFrom on).
+// its rank (instead of keeping the rows it computes from rank
+// lowRankDenseFrom on).
 func TestBenchTable(t *testing.T) {
 	if os.Getenv("LUPI_BENCH_SVMPLUS") == "" {
 		t.Skip("set LUPI_BENCH_SVMPLUS=1 (scripts/bench-svmplus.sh)")

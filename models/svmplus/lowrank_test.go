@@ -88,7 +88,7 @@ func TestLowRankQLambda(t *testing.T) {
 	for _, kz := range []kernel.Kernel{{Kind: kernel.RBF, Gamma: 0.2}, {Kind: kernel.RBF, Gamma: 0.05}, {Kind: kernel.Poly, Gamma: 0.5, Coef0: 1, Degree: 3}} {
 		for _, cl := range [][2]float64{{1, 1}, {100, 0.01}, {0.01, 100}, {10, 1}} {
 			want := denseQ(t, Z, kz, cl[0], cl[1])
-			for _, from := range []int{0, math.MaxInt} { // multiplied out, by rows
+			for _, from := range []int{0, math.MaxInt} { // rows kept, rows from the factor
 				lowRankDenseFrom = from
 				q, ok, err := lowRankPrivileged(context.Background(), Z, kz, cl[0], cl[1], nil)
 				if err != nil {
@@ -104,7 +104,7 @@ func TestLowRankQLambda(t *testing.T) {
 					t.Errorf("%v: rank %d > 10", kz, q.rank)
 				}
 				if d := maxRelDiff(q, want); !(d <= 1e-9 || d*maxAbs(want) <= 4*epsilon*trace(Z, kz)/cl[1]) {
-					t.Errorf("%v C = %g λ = %g (dense from rank %d): low-rank Qλ differs from dense by %.3g relative (rank %d)", kz, cl[0], cl[1], from, d, q.rank)
+					t.Errorf("%v C = %g λ = %g (rows kept from rank %d): low-rank Qλ differs from dense by %.3g relative (rank %d)", kz, cl[0], cl[1], from, d, q.rank)
 				}
 				// Qλα (the slacks) through the factor or the dense matrix.
 				a := make([]float64, n)

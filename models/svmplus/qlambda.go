@@ -129,9 +129,8 @@ type qlam struct {
 	dense *mat.SymDense
 	v     *mat.Dense
 	// rows, when not nil, keeps the rows of VVᵀ computed so far (row i at
-	// rows[i*n:], valid once have[i] is set; mu guards both): the
-	// one-vs-rest tasks of a multi-class fit share Qλ (qcache) and ask for
-	// the same rows, each O(nr) from the factor.
+	// rows[i*n:], valid once have[i] is set; mu guards both; see
+	// newFactorQlam).
 	rows []float64
 	have []bool
 	mu   sync.Mutex
@@ -184,11 +183,15 @@ func (q *qlam) diag(i int) float64 {
 // at n = 3000).
 const keptRowsMax = 3000
 
-// newFactorQlam serves Qλ = VVᵀ from the factor V (n×r), keeping the rows
-// it computes when r ≥ lowRankDenseFrom and n ≤ keptRowsMax.
-func newFactorQlam(v *mat.Dense) *qlam {
+// newFactorQlam serves Qλ = VVᵀ from the factor V (n×r); rank is the
+// pivoted Cholesky rank to report (0 for the linear kernel's factor). With
+// r ≥ lowRankDenseFrom and n ≤ keptRowsMax it keeps the rows it computes:
+// a row from the factor costs O(nr), and the SMO asks for most rows, the
+// one-vs-rest tasks of a multi-class fit for the same ones (they share Qλ
+// through qcache).
+func newFactorQlam(v *mat.Dense, rank int) *qlam {
 	n, r := v.Dims()
-	q := &qlam{v: v}
+	q := &qlam{v: v, rank: rank}
 	if r >= lowRankDenseFrom && n <= keptRowsMax {
 		q.rows = make([]float64, n*n)
 		q.have = make([]bool, n)
@@ -196,9 +199,14 @@ func newFactorQlam(v *mat.Dense) *qlam {
 	return q
 }
 
-// keptRow returns row i of VVᵀ from the row store, computing it on first
-// use; nil without a store.
-func (q *qlam) keptRow(i int) []float64 {
+// storedRow returns row i of Qλ from the dense matrix or the row store
+// (computing a kept row on first use by one product Vvᵢ); nil when rows
+// come from the factor.
+func (q *qlam) storedRow(i int) []float64 {
+	if q.full != nil {
+		n := q.size()
+		return q.full[i*n : (i+1)*n]
+	}
 	if q.rows == nil {
 		return nil
 	}
@@ -207,10 +215,7 @@ func (q *qlam) keptRow(i int) []float64 {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if !q.have[i] {
-		vi := q.v.RawRowView(i)
-		for j := range row {
-			row[j] = floats.Dot(vi, q.v.RawRowView(j))
-		}
+		blas64.Gemv(blas.NoTrans, 1, q.v.RawMatrix(), blas64.Vector{N: q.v.RawMatrix().Cols, Inc: 1, Data: q.v.RawRowView(i)}, 0, blas64.Vector{N: n, Inc: 1, Data: row})
 		q.have[i] = true
 	}
 	return row
@@ -218,12 +223,7 @@ func (q *qlam) keptRow(i int) []float64 {
 
 // addRow adds row i of Qλ to dst.
 func (q *qlam) addRow(i int, dst []float64) {
-	if q.full != nil {
-		n := len(dst)
-		floats.Add(dst, q.full[i*n:(i+1)*n])
-		return
-	}
-	if row := q.keptRow(i); row != nil {
+	if row := q.storedRow(i); row != nil {
 		floats.Add(dst, row)
 		return
 	}
@@ -235,12 +235,7 @@ func (q *qlam) addRow(i int, dst []float64) {
 
 // addSubRow adds Qλ[i][idx[t]] to dst[t].
 func (q *qlam) addSubRow(i int, idx []int, dst []float64) {
-	row := q.keptRow(i)
-	if q.full != nil {
-		n := q.size()
-		row = q.full[i*n : (i+1)*n]
-	}
-	if row != nil {
+	if row := q.storedRow(i); row != nil {
 		for t, j := range idx {
 			dst[t] += row[j]
 		}
@@ -406,9 +401,9 @@ var (
 	// lowRankCap is the rank cap as a fraction of n: beyond n/4 columns the
 	// dense O(n³) factorisation of eq (5) is about as cheap.
 	lowRankCap = 0.25
-	// lowRankDenseFrom: factors with at least this many columns are
-	// multiplied out into a dense Qλ = VVᵀ (O(n²r) once) rather than served
-	// row by row (O(nr) per SMO row).
+	// lowRankDenseFrom: factors with at least this many columns keep the
+	// rows of Qλ = VVᵀ they compute (newFactorQlam) rather than recompute
+	// them (O(nr) per SMO row).
 	lowRankDenseFrom = 48
 )
 
@@ -477,12 +472,5 @@ func lowRankPrivileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, l
 		return nil, false, err
 	}
 	_, r := v.Dims()
-	if r >= lowRankDenseFrom {
-		q := mat.NewSymDense(n, nil)
-		q.SymOuterK(1, v)
-		ql := newDenseQlam(q)
-		ql.rank = r
-		return ql, true, nil
-	}
-	return &qlam{v: v, rank: r}, true, nil
+	return newFactorQlam(v, r), true, nil
 }

@@ -235,7 +235,7 @@ func privilegedTick(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lamb
 		if err != nil {
 			return nil, err
 		}
-		return newFactorQlam(v), nil
+		return newFactorQlam(v, 0), nil
 	}
 	if q, ok, err := lowRankPrivileged(ctx, Z, kz, C, lambda, tick); err != nil || ok {
 		return q, err
@@ -256,13 +256,14 @@ func privilegedTick(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lamb
 // qcache keeps the last Qλ. Qλ depends on K̃, C and λ but not on the labels,
 // so the one-vs-rest tasks of a multi-class fit (the paper's protocol) share
 // it, as they share K̃ in the paper's timing.
-var qseed = maphash.MakeSeed()
-
 var qcache struct {
 	sync.Mutex
 	key string
 	q   *qlam
 }
+
+// qseed seeds the maphash of Z in qcache's key.
+var qseed = maphash.MakeSeed()
 
 // resetQCache forgets the cached Qλ (benchmarks time it afresh).
 func resetQCache() {

@@ -96,13 +96,7 @@ func (s *solver[T]) polish() {
 		s.active = s.l
 	}
 	s.haveNext = false
-	l := s.l
-	var F []int
-	for t := 0; t < l; t++ {
-		if s.status[t] == free {
-			F = append(F, t)
-		}
-	}
+	F := s.freeSet(nil)
 	fn := float64(len(F))
 	earned := max(4*s.work, polishBudgetF3*fn*fn*fn)
 	budget := max(earned, min(10*polishBudgetF3*fn*fn*fn, polishBudgetFloor))
@@ -117,12 +111,7 @@ func (s *solver[T]) polish() {
 	optimal := false
 	for round := 0; round < polishRounds && budget > 0; round++ {
 		if round > 0 {
-			F = F[:0]
-			for t := 0; t < l; t++ {
-				if s.status[t] == free {
-					F = append(F, t)
-				}
-			}
+			F = s.freeSet(F[:0])
 			if optimal {
 				// The face is solved: widen it by the violators.
 				add := s.polishViolators(len(F))
@@ -151,7 +140,17 @@ func (s *solver[T]) polish() {
 	}
 }
 
-// polishViolators returns the variables at a bound (at most max(16, nf))
+// freeSet appends the free variables to F.
+func (s *solver[T]) freeSet(F []int) []int {
+	for t := 0; t < s.l; t++ {
+		if s.status[t] == free {
+			F = append(F, t)
+		}
+	}
+	return F
+}
+
+// polishViolators returns the variables at a bound (at most polishAddK(nf))
 // whose move off the bound would decrease the objective at the current
 // point by more than eps per unit, the largest violations first. With the
 // equality constraint the violation is measured against the multiplier b
@@ -366,7 +365,7 @@ func (s *solver[T]) faceNewton(F []int, budget float64) (left float64, ok, optim
 		}
 		// A zero step (a variable at its bound that the direction pushes
 		// out of the box: one that a round added) only fixes that variable.
-		if math.IsNaN(step) || step < 0 || (step == 0 && block < 0) {
+		if math.IsNaN(step) || step < 0 {
 			break
 		}
 		for a, i := range F {
