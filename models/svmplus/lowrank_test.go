@@ -292,3 +292,47 @@ func trace(Z *mat.Dense, kz kernel.Kernel) float64 {
 	}
 	return s
 }
+
+// TestLinearFactorKeptRows: the linear privileged kernel's factor Qλ = VVᵀ
+// with 59 augmented features (≥ lowRankDenseFrom) keeps the rows it
+// computes; rows served through addRow and addSubRow — first use and again
+// from the store — match the dense eq (5) reference to 1e-9 relative.
+func TestLinearFactorKeptRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	const n, s = 200, 58
+	Z := mat.NewDense(n, s, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < s; j++ {
+			Z.Set(i, j, r.NormFloat64())
+		}
+	}
+	lin := kernel.Kernel{Kind: kernel.Linear}
+	q, err := privileged(context.Background(), Z, lin, 10, 0.1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.dense != nil || q.rows == nil {
+		t.Fatalf("linear factor of rank %d: dense %v, row store %v; want the factor with kept rows", s+1, q.dense != nil, q.rows != nil)
+	}
+	want := denseQ(t, Z, lin, 10, 0.1)
+	for pass := 0; pass < 2; pass++ { // computed, then from the store
+		if d := maxRelDiff(q, want); d > 1e-9 {
+			t.Errorf("pass %d: rows differ from dense Qλ by %.3g relative", pass, d)
+		}
+	}
+	idx := []int{3, 0, 199, 57}
+	for _, i := range []int{5, 150} {
+		got := make([]float64, len(idx))
+		q.addSubRow(i, idx, got)
+		for k, j := range idx {
+			if w := want.At(i, j); math.Abs(got[k]-w) > 1e-9*(1+math.Abs(w)) {
+				t.Errorf("Qλ[%d][%d] = %.12g by addSubRow, dense %.12g", i, j, got[k], w)
+			}
+		}
+	}
+	for i, h := range q.have {
+		if !h {
+			t.Fatalf("row %d not kept after it was served", i)
+		}
+	}
+}
