@@ -24,6 +24,11 @@ type QMatrix struct {
 	shift float64
 	diag  []float64
 	all   []int // 0, 1, …, n−1
+	// store, when not nil, holds the unsigned rows shared with other
+	// fits on the same data (shared.go); base is this matrix without signs
+	// and shift, which computes them.
+	store *rowStore
+	base  *QMatrix
 }
 
 // NewQ builds the row server for Q = (s sᵀ)∘K(X, X) + shift·I. s may be nil
@@ -65,6 +70,9 @@ func NewQ(k Kernel, X *mat.Dense, s []float64, shift float64) (*QMatrix, error) 
 		subRow(q, i, q.all[i:i+1], one)
 		q.diag[i] = one[0]
 	}
+	if q.store = sharedRows(q); q.store != nil {
+		q.base = &QMatrix{k: k, n: n, d: d, x: q.x, sq: q.sq, all: q.all}
+	}
 	return q, nil
 }
 
@@ -100,6 +108,10 @@ func (q *QMatrix) SubRow(i int, idx []int, dst []float64) { subRow(q, i, idx, ds
 func (q *QMatrix) SubRow32(i int, idx []int, dst []float32) { subRow(q, i, idx, dst) }
 
 func subRow[T ~float32 | ~float64](q *QMatrix, i int, idx []int, dst []T) {
+	if q.store != nil {
+		gather(q, i, idx, dst)
+		return
+	}
 	dst = dst[:len(idx)]
 	d := q.d
 	xi := q.x[i*d : i*d+d : i*d+d]
@@ -151,6 +163,37 @@ func subRow[T ~float32 | ~float64](q *QMatrix, i int, idx []int, dst []T) {
 				v = expTab[k&(expN-1)] * p * math.Float64frombits(uint64(1023+(k>>expBits))<<52)
 			} else {
 				v = math.Exp(x)
+			}
+			if q.s != nil {
+				v *= si * q.s[j]
+			}
+			if j == i {
+				v += q.shift
+			}
+			dst[t] = T(v)
+		}
+	case Linear:
+		x := q.x
+		for t, j := range idx {
+			off := j * d
+			xj := x[off : off+d : off+d]
+			var v float64
+			if d <= 32 {
+				// as in the RBF case: an inlined dot product, not a call
+				// per entry (a linear row is little else)
+				xj = xj[:len(xi)]
+				var d0, d1 float64
+				c := 0
+				for ; c+1 < len(xi); c += 2 {
+					d0 += xi[c] * xj[c]
+					d1 += xi[c+1] * xj[c+1]
+				}
+				if c < len(xi) {
+					d0 += xi[c] * xj[c]
+				}
+				v = d0 + d1
+			} else {
+				v = floats.Dot(xi, xj)
 			}
 			if q.s != nil {
 				v *= si * q.s[j]

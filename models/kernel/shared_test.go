@@ -1,0 +1,173 @@
+package kernel
+
+import (
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Fits on the same data share unsigned rows from the second QMatrix on;
+// every entry they serve, signed, shifted and rounded to float32, must be
+// bit for bit what a QMatrix without the store computes; other data, other
+// kernels and other sizes must start afresh.
+func TestSharedRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	n, d := 40, 7
+	X := mat.NewDense(n, d, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			X.Set(i, j, rng.NormFloat64())
+		}
+	}
+	signs := func() []float64 {
+		s := make([]float64, n)
+		for i := range s {
+			s[i] = float64(2*rng.IntN(2) - 1)
+		}
+		return s
+	}
+	idx := []int{39, 0, 5, 17, 5, 22}
+	for _, k := range []Kernel{{Kind: Linear}, {Kind: RBF, Gamma: 0.3}, {Kind: Poly, Gamma: 0.5, Coef0: 1, Degree: 3}, {Kind: Sigmoid, Gamma: 0.1, Coef0: -1}} {
+		ResetShared()
+		first, err := NewQ(k, X, signs(), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first.store != nil {
+			t.Fatalf("%v: the first QMatrix on new data has a store", k)
+		}
+		for trial := 0; trial < 3; trial++ {
+			s, shift := signs(), 0.25*float64(trial)
+			q, err := NewQ(k, X, s, shift)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if q.store == nil {
+				t.Fatalf("%v: the QMatrix after the first on the same data has no store", k)
+			}
+			ref := *q
+			ref.store, ref.base = nil, nil
+			for i := 0; i < n; i += 3 {
+				got, want := make([]float64, n), make([]float64, n)
+				q.Row(i, got)
+				ref.Row(i, want)
+				for j := range got {
+					if got[j] != want[j] {
+						t.Fatalf("%v trial %d: Q[%d][%d] = %v from the store, %v computed", k, trial, i, j, got[j], want[j])
+					}
+				}
+				g32, w32 := make([]float32, len(idx)), make([]float32, len(idx))
+				q.SubRow32(i, idx, g32)
+				ref.SubRow32(i, idx, w32)
+				for t2 := range idx {
+					if g32[t2] != w32[t2] {
+						t.Fatalf("%v: SubRow32(%d)[%d] = %v from the store, %v computed", k, i, idx[t2], g32[t2], w32[t2])
+					}
+				}
+			}
+		}
+		// Other data (one entry changed), another kernel, another size.
+		X2 := mat.DenseCopyOf(X)
+		X2.Set(3, 2, X.At(3, 2)+1e-12)
+		for _, c := range []struct {
+			name string
+			k    Kernel
+			x    *mat.Dense
+		}{{"changed entry", k, X2}, {"other kernel", Kernel{Kind: RBF, Gamma: 7}, X}, {"fewer rows", k, mat.DenseCopyOf(X.Slice(0, n-1, 0, d))}} {
+			ResetShared()
+			if _, err := NewQ(k, X, nil, 0); err != nil {
+				t.Fatal(err)
+			}
+			q, err := NewQ(c.k, c.x, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if q.store != nil {
+				t.Errorf("%v: %s shares the store of different data", k, c.name)
+			}
+		}
+	}
+}
+
+// Two data sets alternate (SVM1+'s X and Z per one-vs-rest task) and
+// share; a third evicts the least recently used.
+func TestSharedRowsTwoSets(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	mk := func() *mat.Dense {
+		m := mat.NewDense(30, 4, nil)
+		for i := 0; i < 30; i++ {
+			for j := 0; j < 4; j++ {
+				m.Set(i, j, rng.NormFloat64())
+			}
+		}
+		return m
+	}
+	A, B, C := mk(), mk(), mk()
+	k := Kernel{Kind: RBF, Gamma: 1}
+	ResetShared()
+	has := func(X *mat.Dense) bool {
+		q, err := NewQ(k, X, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q.store != nil
+	}
+	for step, c := range []struct {
+		x    *mat.Dense
+		name string
+		want bool
+	}{{A, "A", false}, {B, "B", false}, {A, "A again", true}, {B, "B again", true}, {C, "C", false}, {B, "B (kept)", true}, {A, "A (evicted by C)", false}} {
+		if got := has(c.x); got != c.want {
+			t.Errorf("step %d, %s: shared store %v, want %v", step, c.name, got, c.want)
+		}
+	}
+}
+
+// Parallel fits on the same data may compute a row at the same time; all
+// get the same entries (go test -race checks the locking).
+func TestSharedRowsConcurrent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	n := 200
+	X := mat.NewDense(n, 3, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < 3; j++ {
+			X.Set(i, j, rng.NormFloat64())
+		}
+	}
+	k := Kernel{Kind: RBF, Gamma: 0.5}
+	ResetShared()
+	if _, err := NewQ(k, X, nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	want := k.Gram(X)
+	var wg sync.WaitGroup
+	errs := make(chan string, 4)
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			q, err := NewQ(k, X, nil, 0)
+			if err != nil || q.store == nil {
+				errs <- "no shared store"
+				return
+			}
+			row := make([]float64, n)
+			for i := 0; i < n; i++ {
+				q.Row(i, row)
+				for j, v := range row {
+					if d := v - want.At(i, j); d > 1e-12 || d < -1e-12 {
+						errs <- "entry differs from the Gram matrix"
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Fatal(e)
+	}
+}
