@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -11,6 +12,7 @@ import (
 	"lupilab/models/data"
 	"lupilab/models/kernel"
 	"lupilab/models/model"
+	"lupilab/models/solver/smo"
 )
 
 // lowRankData draws n points whose privileged block Z is two-dimensional (an
@@ -330,9 +332,84 @@ func TestLinearFactorKeptRows(t *testing.T) {
 			}
 		}
 	}
-	for i, h := range q.have {
-		if !h {
+	for i, h := range q.rows {
+		if h == nil {
 			t.Fatalf("row %d not kept after it was served", i)
 		}
+	}
+}
+
+// With linear kernels the Newton polish works from W = [y∘X, V]
+// (smo.Factored) instead of rows of Q; it must reach the optimum the row
+// path reaches: objective, decisions and slacks.
+func TestFactoredPolish(t *testing.T) {
+	// Digits (low resolution X, high resolution Z), 8 against the rest: a
+	// linear correcting function that follows the slacks (on synthetic
+	// data it often cannot, and the optimum is the degenerate w = 0).
+	ds, err := data.LoadShipped(filepath.Join("..", "..", "web", "datasets"), "digits-lowhigh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, rest, err := data.StratifiedSplit(ds, 0.25, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := data.FitScaler(part, data.ScaleStandard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if part, err = sc.Transform(part); err != nil {
+		t.Fatal(err)
+	}
+	if rest, err = sc.Transform(rest); err != nil {
+		t.Fatal(err)
+	}
+	X, Z, Xt := part.X, part.Z, rest.X
+	y := make([]float64, len(part.Y))
+	for i, c := range part.Y {
+		y[i] = -1
+		if part.Classes[c] == "8" {
+			y[i] = 1
+		}
+	}
+	lin := kernel.Kernel{Kind: kernel.Linear}
+	defer func() { useFactor = true }()
+	for _, cl := range [][2]float64{{1, 1}, {10, 0.01}, {0.01, 10}} {
+		q, err := privileged(context.Background(), Z, lin, cl[0], cl[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ms [2]*binModel
+		var rs [2]*smo.Result
+		for k, on := range []bool{true, false} {
+			useFactor = on
+			if w, release := svm2Factor(X, y, lin, q); (w != nil) != on {
+				t.Fatalf("factor in use = %v, want %v", w != nil, on)
+			} else {
+				release()
+			}
+			if ms[k], rs[k], err = trainSVM2(context.Background(), X, y, lin, q, cl[0], cl[1], model.Options{}, tight); err != nil {
+				t.Fatal(err)
+			}
+			if !rs[k].Converged || rs[k].Polishes == 0 {
+				t.Fatalf("C = %g λ = %g factor %v: converged %v after %d polishes", cl[0], cl[1], on, rs[k].Converged, rs[k].Polishes)
+			}
+		}
+		if !closeRel(rs[0].Obj, rs[1].Obj, 1e-9) {
+			t.Errorf("C = %g λ = %g: objective %.12g (factored polish), %.12g (rows)", cl[0], cl[1], rs[0].Obj, rs[1].Obj)
+		}
+		d0, _ := ms[0].DecisionX(Xt)
+		d1, _ := ms[1].DecisionX(Xt)
+		for i := range d1 {
+			if math.Abs(d0[i]-d1[i]) > 1e-6*(1+math.Abs(d1[i])) {
+				t.Errorf("C = %g λ = %g: decision[%d] = %.10g (factored), %.10g (rows)", cl[0], cl[1], i, d0[i], d1[i])
+			}
+		}
+		for i, s := range ms[0].Rep.Diagnostics["slack"] {
+			if d := ms[1].Rep.Diagnostics["slack"][i]; math.Abs(s-d) > 1e-6*(1+math.Abs(d)) {
+				t.Errorf("slack[%d] = %.10g (factored), %.10g (rows)", i, s, d)
+			}
+		}
+		t.Logf("C = %g λ = %g: %d / %d iterations, %d / %d polishes, objective %.12g", cl[0], cl[1], rs[0].Iter, rs[1].Iter, rs[0].Polishes, rs[1].Polishes, rs[0].Obj)
 	}
 }

@@ -60,6 +60,16 @@ type SubRower32 interface {
 	SubRow32(i int, idx []int, dst []float32)
 }
 
+// Factored is optionally implemented by a Matrix that is exactly WWᵀ for an
+// n×k factor W of small rank k (SVM2+ with linear kernels: W = [y∘X, V],
+// k = d + rank Qλ). The Newton polish then forms Q_FF = W_F W_Fᵀ by one
+// rank-k update and changes the gradient by W(W_Fᵀ Δα_F), and computes no
+// row of the face (see polish.go).
+type Factored interface {
+	// Factor returns W (n×k), or nil when the matrix has none.
+	Factor() *mat.Dense
+}
+
 // DenseMatrix adapts a dense symmetric matrix to Matrix.
 type DenseMatrix struct{ S *mat.SymDense }
 
@@ -222,6 +232,7 @@ type solver[T elem] struct {
 	q       Matrix
 	sub     SubRower
 	sub32   SubRower32
+	fac     *mat.Dense                   // Q = fac·facᵀ (Factored), or nil
 	fillFn  func(pos, from int, dst []T) // s.fill, bound once
 	scratch []float64
 	cache   *rowCache[T]
@@ -310,6 +321,13 @@ func newSolver[T elem](p *Problem, opt Options) (*solver[T], error) {
 		nextPolish: polishFirst(n),
 	}
 	s.sub, _ = p.Q.(SubRower)
+	if f, ok := p.Q.(Factored); ok {
+		if w := f.Factor(); w != nil {
+			if r, _ := w.Dims(); r == n {
+				s.fac = w
+			}
+		}
+	}
 	s.sub32, _ = p.Q.(SubRower32)
 	s.fillFn = s.fill
 	for i := 0; i < n; i++ {

@@ -449,3 +449,55 @@ func BenchmarkSolve(b *testing.B) {
 		})
 	}
 }
+
+// factoredMatrix is a dense Q = WWᵀ that also offers W (smo.Factored).
+type factoredMatrix struct {
+	DenseMatrix
+	w *mat.Dense
+}
+
+func (m factoredMatrix) Factor() *mat.Dense { return m.w }
+
+// The polish's factored path (Q_FF = W_F W_Fᵀ, ∇ += W(W_Fᵀ Δα_F), no rows
+// of the face) must reach the optimum the row path reaches. Q = WWᵀ of rank
+// 31 with a constant column (bounded with no upper bound on α, like SVM2+
+// whose augmented z̃ holds a 1), n = 600.
+func TestPolishFactored(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	n, r := 600, 30
+	w := mat.NewDense(n, r+1, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < r; j++ {
+			w.Set(i, j, rng.NormFloat64())
+		}
+		w.Set(i, r, 0.1)
+	}
+	q := mat.NewSymDense(n, nil)
+	q.SymOuterK(1, w)
+	_, p, y := randomProblem(rng, n, 1, 0)
+	ctx := context.Background()
+	opt := Options{Eps: 1e-6, Shrinking: true, Polish: true}
+	fac, err := Solve(ctx, &Problem{Q: factoredMatrix{Dense(q), w}, P: p, Y: y}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := Solve(ctx, &Problem{Q: Dense(q), P: p, Y: y}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, res := range map[string]*Result{"factored": fac, "rows": rows} {
+		if !res.Converged || res.Polishes == 0 {
+			t.Fatalf("%s: converged=%v after %d iterations, %d polishes", name, res.Converged, res.Iter, res.Polishes)
+		}
+		if v := kktResidual(t, q, p, y, nil, 0, res); v > 1e-6 {
+			t.Errorf("%s: KKT residual %g", name, v)
+		}
+	}
+	if d := math.Abs(fac.Obj - rows.Obj); d > 1e-9*(1+math.Abs(rows.Obj)) {
+		t.Errorf("objective %.12g (factored) against %.12g (rows)", fac.Obj, rows.Obj)
+	}
+	if fac.Iter > 20*n {
+		t.Errorf("factored: %d SMO iterations, more than 20n", fac.Iter)
+	}
+	t.Logf("factored: %d iterations, %d polishes, %d free, obj %.12g; rows: %d iterations, %d polishes, obj %.12g", fac.Iter, fac.Polishes, fac.NFree, fac.Obj, rows.Iter, rows.Polishes, rows.Obj)
+}
