@@ -168,7 +168,8 @@ func TestBenchTable(t *testing.T) {
 			b := math.Inf(1)
 			var rep *model.Report
 			for r := 0; r < reps; r++ {
-				resetQCache() // a binary fit computes its own Qλ
+				resetQCache()        // a binary fit computes its own Qλ
+				kernel.ResetShared() // and its own kernel rows
 				s, rp, err := timeFit(context.Background(), id, ds, v)
 				if err != nil {
 					return 0, nil, err
@@ -193,6 +194,7 @@ func TestBenchTable(t *testing.T) {
 		}
 		// The limit is wall clock (a context deadline).
 		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(limit*float64(time.Second)))
+		kernel.ResetShared()
 		t1, r1, err := timeFit(ctx, "svm1plus", ds, plus)
 		cancel()
 		note := fmt.Sprintf("SVM %d it, %d SV; SVM2+ %d it, %d polishes, %d SV, ‖w‖² %.2g (Qλ %.2g s wall, rank %s); ", rs.Iterations, rs.NSupport, r2.Iterations, int(r2.Extras["polishes"]), r2.NSupport, r2.Extras["w_norm2"], r2.Extras["qlambda_seconds"], rankNote(r2))
