@@ -6,7 +6,12 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"lupilab/models/data"
 )
 
 type fixture struct {
@@ -201,4 +206,74 @@ func TestPolish(t *testing.T) {
 		t.Errorf("plain generalised SMO converged in %d iterations, polished %d: expected polishing to need < 1/10", plain.Iter, pol.Iter)
 	}
 	t.Logf("polished %d iterations (%d polishes); plain not converged after %d (violation %g)", pol.Iter, pol.Polishes, plain.Iter, plain.Violation)
+}
+
+// The widening rounds: on the shipped digits data (30 % split, standardised,
+// linear kernels, C = 1, λ = 100, the svm2plus experiment's SVM1+ choice,
+// each class against the rest) a polish that widens its face by the KKT
+// violators needs fewer generalised-SMO iterations than one that re-forms
+// the face of the positive variables only: 59 568 against 84 361 over the
+// ten classes at commit time (0.71×; never more than one iteration worse
+// for a class). The iteration counts move with rounding (a Gram matrix
+// summed in another order changes them by up to 60 % for a class), so the
+// test bounds the total (0.8×) and each class (5 % worse at most); every
+// solve must reach a KKT point.
+func TestPolishWidens(t *testing.T) {
+	ds, err := data.LoadShipped(filepath.Join("..", "..", "..", "web", "datasets"), "digits-lowhigh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	train, _, err := data.StratifiedSplit(ds, 0.3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := data.FitScaler(train, data.ScaleStandard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if train, err = sc.Transform(train); err != nil {
+		t.Fatal(err)
+	}
+	n, _ := train.X.Dims()
+	gram := func(X *mat.Dense) []float64 {
+		var g mat.Dense
+		g.Mul(X, X.T())
+		return g.RawMatrix().Data
+	}
+	K, KT := gram(train.X), gram(train.Z)
+	defer func() { widen = true }()
+	var tot [2]int
+	for cls := 0; cls < 10; cls++ {
+		y := make([]float64, n)
+		for i, c := range train.Y {
+			y[i] = -1
+			if c == cls {
+				y[i] = 1
+			}
+		}
+		p := &Problem{K: &Dense{n, K}, KT: &Dense{n, KT}, Y: y, C: 1, Lambda: 100}
+		var rs [2]*Result
+		for k, w := range []bool{true, false} {
+			widen = w
+			if rs[k], err = Solve(context.Background(), p, Options{Eps: 1e-6, Polish: true}); err != nil {
+				t.Fatal(err)
+			}
+			if !rs[k].Converged {
+				t.Fatalf("class %d, widening %v: not converged after %d iterations", cls, w, rs[k].Iter)
+			}
+			if r := kktResidual(K, KT, y, rs[k], p.C, p.Lambda); r > 1e-5 {
+				t.Errorf("class %d, widening %v: KKT residual %g", cls, w, r)
+			}
+		}
+		if float64(rs[0].Iter) > 1.05*float64(rs[1].Iter) {
+			t.Errorf("class %d: %d iterations with widening rounds, %d without", cls, rs[0].Iter, rs[1].Iter)
+		}
+		tot[0] += rs[0].Iter
+		tot[1] += rs[1].Iter
+		t.Logf("class %d: %d iterations (%d polishes) with widening, %d (%d) without", cls, rs[0].Iter, rs[0].Polishes, rs[1].Iter, rs[1].Polishes)
+	}
+	if float64(tot[0]) > 0.8*float64(tot[1]) {
+		t.Errorf("%d iterations in all with widening rounds, %d without: expected at most 0.8×", tot[0], tot[1])
+	}
+	t.Logf("in all: %d iterations with widening, %d without", tot[0], tot[1])
 }

@@ -1,7 +1,9 @@
 package gsmo
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -25,7 +27,11 @@ import (
 // factorisation of H_FF + δI and a 2×2 Schur complement; the exact line
 // search along d is clipped at the first variable reaching 0, which then
 // stays there (one more equality eₖᵀd = 0 in the Schur complement), and the
-// step is recomputed on the smaller face while the budget allows. A polish
+// step is recomputed on the smaller face while the budget allows; past
+// about |F|^⅔ fixed variables a new round refactorises the smaller face.
+// Once a face is solved, the next round widens it by the variables at 0
+// that violate the optimality conditions (polish, violators), as the smo
+// polish does. A polish
 // runs only when the work since the previous one pays for the
 // factorisation and a hundred passes; it may spend that work times a
 // multiplier that doubles (up to 8) after each polish cut short by it (see
@@ -52,14 +58,15 @@ func (s *state) value(v pvar) float64 {
 	return s.a[v.i]
 }
 
-// polish runs Newton passes on the free set within budget flops; it says
-// whether the budget ran out before a full (unblocked) step. H_FF is
-// factorised once; a variable that a step drives to 0 stays there by one
-// more equality eₖᵀd = 0 in the Schur complement (O(|F|²) a pass instead of
-// a new factorisation), and the gradient on F is kept by H_FF·d, so only
-// the final change touches the full gradients (O(|F|·n)).
-func (s *state) polish(budget float64) (unfinished bool) {
-	var F []pvar
+// polishRounds bounds the rounds of a polish.
+const polishRounds = 50
+
+// widen enables the widening rounds (tests switch it off to measure them).
+var widen = true
+
+// positives lists the positive variables of (α, β) into F[:0].
+func (s *state) positives(F []pvar) []pvar {
+	F = F[:0]
 	for i := 0; i < s.n; i++ {
 		if s.a[i] > 0 {
 			F = append(F, pvar{i, false})
@@ -68,9 +75,96 @@ func (s *state) polish(budget float64) (unfinished bool) {
 			F = append(F, pvar{i, true})
 		}
 	}
+	return F
+}
+
+// polish runs rounds of Newton passes within budget flops and says whether
+// the budget ran out first. A round solves the face of the positive
+// variables (faceNewton); once a face is solved, the next round widens it
+// by the variables at 0 that violate the optimality conditions there,
+//
+//	∇αᵢ + ρ + b yᵢ < 0  or  ∇βᵢ + ρ < 0
+//
+// with ρ and b the offsets the positive variables agree on (offsets), the
+// largest violations first and at most |F|/4 of them, as the smo polish
+// does: an active-set method warm-started by the generalised SMO. A round
+// that stopped short (the budget) re-forms the face of the variables
+// positive now.
+func (s *state) polish(budget float64) (unfinished bool) {
+	F := s.positives(nil)
+	optimal := false
+	for round := 0; round < polishRounds && budget > 0; round++ {
+		if round > 0 {
+			F = s.positives(F)
+			if optimal && widen {
+				add := s.violators(len(F))
+				if len(add) == 0 {
+					return false
+				}
+				F = append(F, add...)
+			}
+			if s.tick != nil {
+				s.tick()
+			}
+		}
+		var ok bool
+		if budget, ok, optimal = s.faceNewton(F, budget); !ok {
+			return false
+		}
+	}
+	return budget <= 0
+}
+
+// violators returns the variables at 0 that violate the optimality
+// conditions against the offsets of the positive ones, largest violation
+// first, at most max(1, nf/4).
+func (s *state) violators(nf int) []pvar {
+	ga := make([]float64, s.n)
+	for i := range ga {
+		ga[i] = s.ga(i)
+	}
+	b, rho := s.offsets(ga, s.F)
+	type cand struct {
+		v pvar
+		r float64
+	}
+	var cs []cand
+	for i := 0; i < s.n; i++ {
+		if s.a[i] == 0 {
+			if r := ga[i] + rho + b*s.y[i]; r < 0 {
+				cs = append(cs, cand{pvar{i, false}, r})
+			}
+		}
+		if s.b[i] == 0 {
+			if r := s.F[i] + rho; r < 0 {
+				cs = append(cs, cand{pvar{i, true}, r})
+			}
+		}
+	}
+	slices.SortFunc(cs, func(p, q cand) int { return cmp.Compare(p.r, q.r) })
+	if k := max(1, nf/4); len(cs) > k {
+		cs = cs[:k]
+	}
+	out := make([]pvar, len(cs))
+	for i, c := range cs {
+		out[i] = c.v
+	}
+	return out
+}
+
+// faceNewton runs Newton passes on the face of the variables F within
+// budget flops, applies the result to (α, β) and the full gradients, and
+// returns the budget left; ok is false when nothing could be done, optimal
+// true when the last pass found the face's minimiser (no descent
+// direction, or a full step that no bound stopped). H_FF is factorised
+// once; a variable that a step drives to 0 stays there by one more
+// equality eₖᵀd = 0 in the Schur complement (O(|F|²) a pass instead of a
+// new factorisation), and the gradient on F is kept by H_FF·d, so only the
+// final change touches the full gradients (O(|F|·n)).
+func (s *state) faceNewton(F []pvar, budget float64) (left float64, ok, optimal bool) {
 	nf := len(F)
 	if nf < 3 || nf > polishMaxFree {
-		return false
+		return budget, false, false
 	}
 	fn := float64(nf)
 	budget -= fn*fn*fn/6 + 2*fn*float64(s.n)
@@ -89,7 +183,7 @@ func (s *state) polish(budget float64) (unfinished bool) {
 		maxd = math.Max(maxd, h.At(a, a))
 	}
 	if !(maxd > 0) {
-		return false
+		return budget, false, false
 	}
 	// H_FF + δI: δ tiny next to H, enough to factorise a singular H_FF (the
 	// direction stays a descent direction; the line search uses H itself).
@@ -99,7 +193,7 @@ func (s *state) polish(budget float64) (unfinished bool) {
 		}
 	})
 	if solve == nil {
-		return false
+		return budget, false, false
 	}
 	x := make([]float64, nf)  // the variables on F
 	x0 := make([]float64, nf) // at the start
@@ -126,13 +220,17 @@ func (s *state) polish(budget float64) (unfinished bool) {
 	for _, c := range cols {
 		w := solve(c)
 		if w == nil {
-			return false
+			return budget, false, false
 		}
 		W = append(W, w)
 	}
 	d := make([]float64, nf)
 	hd := mat.NewVecDense(nf, nil)
-	for budget > 0 {
+	// The Schur complement grows by a row per fixed variable and is
+	// factorised afresh each pass (⅓m³): beyond mMax rows a new round that
+	// refactorises the smaller face is cheaper (as in the smo polish).
+	mMax := max(8, int(1.5*math.Cbrt(fn*fn)))
+	for nfixed := 0; budget > 0 && nfixed <= mMax; nfixed++ {
 		m := len(cols)
 		budget -= 5*fn*fn + float64(m)*fn*4 + float64(m*m*m)/3
 		u := solve(g)
@@ -157,6 +255,7 @@ func (s *state) polish(budget float64) (unfinished bool) {
 		}
 		gd := dot(g, d)
 		if !(gd < 0) {
+			optimal = true
 			break
 		}
 		hd.MulVec(h, mat.NewVecDense(nf, d))
@@ -173,7 +272,9 @@ func (s *state) polish(budget float64) (unfinished bool) {
 				}
 			}
 		}
-		if math.IsInf(step, 1) || math.IsNaN(step) || !(step > 0) {
+		// A zero step (a variable at 0 that the direction pushes below:
+		// one that a round added) only fixes that variable.
+		if math.IsInf(step, 1) || math.IsNaN(step) || step < 0 {
 			break
 		}
 		for a := range x {
@@ -181,6 +282,7 @@ func (s *state) polish(budget float64) (unfinished bool) {
 			g[a] += step * hd.AtVec(a)
 		}
 		if block < 0 {
+			optimal = true
 			break
 		}
 		x[block] = 0
@@ -194,7 +296,6 @@ func (s *state) polish(budget float64) (unfinished bool) {
 		cols, unit = append(cols, ek), append(unit, block)
 		W = append(W, w)
 	}
-	unfinished = budget <= 0
 	// Apply the change to (α, β) and to the full gradients.
 	da := make([]float64, s.n) // Δα
 	ds := make([]float64, s.n) // Δ(α+β)
@@ -226,7 +327,7 @@ func (s *state) polish(budget float64) (unfinished bool) {
 			}
 		}
 	}
-	return unfinished
+	return budget, true, optimal
 }
 
 // projectDir makes d satisfy e0ᵀd = 0 and e1ᵀd = 0 exactly on the free
