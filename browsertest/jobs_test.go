@@ -3,6 +3,7 @@ package browsertest
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -67,8 +68,35 @@ func TestLongJobsYieldAndCancel(t *testing.T) {
 		var present bool
 		b.run(t, chromedp.Evaluate(fmt.Sprintf(`!!document.querySelector(%q)`, j.cancel), &present))
 		if !present {
+			// The job ended within 2 s. The joint-SVM experiment does since
+			// fits on the same data share kernel rows (its ten tags' SVMs
+			// over the C grid): its long tasks are still checked, and it
+			// must have shown its results; any other job must still be
+			// running, to be cancelled.
+			var msg string
+			b.run(t, chromedp.Evaluate(fmt.Sprintf(`(document.querySelector(%q) || {textContent: ""}).textContent`, j.msg), &msg))
 			b.screenshot(t, "jobs-"+j.name)
-			t.Fatalf("%s: the job ended within 2 s (%q)", j.name, b.text(t, j.msg))
+			if j.name != "papers jointsvm" {
+				t.Fatalf("%s: the job ended within 2 s (%q)", j.name, strings.TrimSpace(msg))
+			}
+			if strings.TrimSpace(msg) != "" {
+				t.Fatalf("%s: the job ended with an error: %q", j.name, strings.TrimSpace(msg))
+			}
+			var rows int
+			b.run(t, chromedp.Evaluate(`document.querySelectorAll('table[id^="exp-jointsvm"] tr').length`, &rows))
+			tasks := longTasks(t, b)
+			maxT := 0.0
+			if len(tasks) > 0 {
+				maxT = tasks[len(tasks)-1]
+			}
+			t.Logf("%s: finished within 2 s (%d result table rows), %d long tasks, largest %.0f ms", j.name, rows, len(tasks), maxT)
+			if rows < 4 {
+				t.Errorf("%s: finished but shows %d result table rows", j.name, rows)
+			}
+			if maxT > 200 {
+				t.Errorf("%s: a long task of %.0f ms (> 200 ms); all: %v", j.name, maxT, tasks)
+			}
+			continue
 		}
 		ms := cancelAfter(t, b, j.cancel, j.msg, j.want)
 		tasks := longTasks(t, b)
