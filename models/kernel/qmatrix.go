@@ -179,8 +179,10 @@ func subRow[T ~float32 | ~float64](q *QMatrix, i int, idx []int, dst []T) {
 			xj := x[off : off+d : off+d]
 			var v float64
 			if d <= 32 {
-				// as in the RBF case: an inlined dot product, not a call
-				// per entry (a linear row is little else)
+				// the RBF case's loop, repeated by hand: as a function it
+				// costs 150 against Go's inlining budget of 80, so a call
+				// per entry (costly under WebAssembly; a linear row is
+				// little else)
 				xj = xj[:len(xi)]
 				var d0, d1 float64
 				c := 0

@@ -321,25 +321,36 @@ func BenchmarkSVM2PlusRBFZ1000(b *testing.B) {
 	benchmarkFit(b, "svm2plus", model.Values{"kernel": "linear", "zkernel": "rbf", "zgamma": "0.0333333"})
 }
 
-// experimentTrain is the first repeat's training part of the svm2plus
-// experiment on a shipped dataset (seed 1: a stratified split of frac, 30 %
-// in the experiment, standardised on itself), the data of its final fits.
-func experimentTrain(b *testing.B, name string, frac float64) *data.Dataset {
+// shippedSplit loads a shipped dataset, splits it (stratified, frac for
+// training, seed) and standardises both parts on the training part, as the
+// svm2plus experiment does.
+func shippedSplit(tb testing.TB, name string, frac float64, seed int64) (train, rest *data.Dataset) {
+	tb.Helper()
 	ds, err := data.LoadShipped(filepath.Join("..", "..", "web", "datasets"), name)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	train, _, err := data.StratifiedSplit(ds, frac, 1)
-	if err != nil {
-		b.Fatal(err)
+	if train, rest, err = data.StratifiedSplit(ds, frac, seed); err != nil {
+		tb.Fatal(err)
 	}
 	sc, err := data.FitScaler(train, data.ScaleStandard)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	if train, err = sc.Transform(train); err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
+	if rest, err = sc.Transform(rest); err != nil {
+		tb.Fatal(err)
+	}
+	return train, rest
+}
+
+// experimentTrain is the first repeat's training part of the svm2plus
+// experiment on a shipped dataset (seed 1, a training fraction frac: 30 %
+// in the experiment), the data of its final fits.
+func experimentTrain(b *testing.B, name string, frac float64) *data.Dataset {
+	train, _ := shippedSplit(b, name, frac, 1)
 	return train
 }
 

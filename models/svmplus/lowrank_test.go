@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -346,24 +345,7 @@ func TestFactoredPolish(t *testing.T) {
 	// Digits (low resolution X, high resolution Z), 8 against the rest: a
 	// linear correcting function that follows the slacks (on synthetic
 	// data it often cannot, and the optimum is the degenerate w = 0).
-	ds, err := data.LoadShipped(filepath.Join("..", "..", "web", "datasets"), "digits-lowhigh")
-	if err != nil {
-		t.Fatal(err)
-	}
-	part, rest, err := data.StratifiedSplit(ds, 0.25, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := data.FitScaler(part, data.ScaleStandard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if part, err = sc.Transform(part); err != nil {
-		t.Fatal(err)
-	}
-	if rest, err = sc.Transform(rest); err != nil {
-		t.Fatal(err)
-	}
+	part, rest := shippedSplit(t, "digits-lowhigh", 0.25, 3)
 	X, Z, Xt := part.X, part.Z, rest.X
 	y := make([]float64, len(part.Y))
 	for i, c := range part.Y {
