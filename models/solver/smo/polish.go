@@ -502,13 +502,22 @@ const polishBudgetFloor = 4e6
 // violators at its solved faces keeps falling (see polish).
 const polishExtensions = 4
 
-// polishFirst is 25 SMO iterations whatever n: the first polish needs only
-// a seed of free variables, since its rounds widen the face by the
-// violators. (It was max(n/16, 50). Digits one-vs-rest, linear kernels,
-// n = 1 438: SVM2+ 54 → 38 ms; the synthetic linear problem of
-// scripts/bench-svmplus.sh at n = 2 000, where the work gate kept every
-// polish out: 44 185 SMO iterations → 25 and one polish.)
-func polishFirst(int) int { return 25 }
+// polishFirst: with a factor (Factored) a polish computes no row of Q, so
+// the first one comes after 25 SMO iterations whatever n — it needs only a
+// seed of free variables, since its rounds widen the face by the
+// violators. (Digits one-vs-rest, linear kernels, n = 1 438: SVM2+ 74 → 43
+// ms; the synthetic linear problem of scripts/bench-svmplus.sh at n = 2 000
+// and 4 000, where the work gate kept every polish out: 44 185 and 82 824
+// SMO iterations → 25 and one polish.) Otherwise the face's rows, which the
+// budget does not count, can cost more than the SMO iterations saved (the
+// paper's regime, d = 2 048, n = 4 000: 3.2 → 3.7 s with the polish at 25),
+// and the first polish waits for max(n/16, 50) iterations.
+func polishFirst(n int, factored bool) int {
+	if factored {
+		return 25
+	}
+	return max(n/16, 50)
+}
 
 func polishEvery(n int) int { return max(n/8, 50) }
 

@@ -318,7 +318,6 @@ func newSolver[T elem](p *Problem, opt Options) (*solver[T], error) {
 		up: make([]bool, n), down: make([]bool, n),
 		eps: eps, maxIter: maxIter, shrinking: opt.Shrinking, opt: opt, q: p.Q,
 		scratch: make([]float64, n), buf: make([]float64, n), cache: newRowCache[T](n, mb),
-		nextPolish: polishFirst(n),
 	}
 	s.sub, _ = p.Q.(SubRower)
 	if f, ok := p.Q.(Factored); ok {
@@ -328,6 +327,7 @@ func newSolver[T elem](p *Problem, opt Options) (*solver[T], error) {
 			}
 		}
 	}
+	s.nextPolish = polishFirst(n, s.fac != nil)
 	s.sub32, _ = p.Q.(SubRower32)
 	s.fillFn = s.fill
 	for i := 0; i < n; i++ {
