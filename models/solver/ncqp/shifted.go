@@ -25,9 +25,20 @@ import (
 // through LAPACK's potrs, a trsm that is about 3× slower than Trsv with
 // one right-hand side at the sizes of a polish (|F| ≈ 50–700).
 func CholeskyShifted(h *mat.SymDense, maxd float64, tick func()) func(b []float64) []float64 {
+	return CholeskyShiftedIn(h, maxd, tick, nil)
+}
+
+// CholeskyShiftedIn is CholeskyShifted with the factor stored in buf when
+// it holds nf² entries (allocated otherwise): a polish factorises a face
+// per round, and reusing the storage spares the garbage collector, which
+// costs most under WebAssembly.
+func CholeskyShiftedIn(h *mat.SymDense, maxd float64, tick func(), buf []float64) func(b []float64) []float64 {
 	nf := h.SymmetricDim()
 	src := h.RawSymmetric()
-	buf := make([]float64, nf*nf)
+	if len(buf) < nf*nf {
+		buf = make([]float64, nf*nf)
+	}
+	buf = buf[:nf*nf]
 	for delta := 1e-12 * maxd; delta <= 1e-4*maxd; delta *= 100 {
 		for a := 0; a < nf; a++ {
 			copy(buf[a*nf+a:(a+1)*nf], src.Data[a*src.Stride+a:a*src.Stride+nf])

@@ -246,14 +246,17 @@ func (s *solver[T]) faceNewton(F []int, budget float64) (left float64, ok, optim
 	nf := len(F)
 	fn := float64(nf)
 	budget -= fn*fn*fn/6 + fn*float64(l)
-	h := mat.NewSymDense(nf, nil)
+	pw := &s.pol
+	pw.h = grow(pw.h, nf*nf)
+	h := mat.NewSymDense(nf, pw.h) // the upper triangle is written below
 	raw := h.RawSymmetric()
 	maxd := 0.0
 	var wf []float64 // W_F, row-major nf×k (Factored path)
 	if s.fac != nil {
 		// Q_FF = W_F W_Fᵀ: one rank-k update, no row of the face.
 		k := s.fac.RawMatrix().Cols
-		wf = make([]float64, nf*k)
+		pw.wf = grow(pw.wf, nf*k)
+		wf = pw.wf
 		for a, i := range F {
 			copy(wf[a*k:(a+1)*k], s.fac.RawRowView(s.perm[i]))
 		}
@@ -276,25 +279,28 @@ func (s *solver[T]) faceNewton(F []int, budget float64) (left float64, ok, optim
 	// Q_FF + δI: δ tiny next to Q, enough to factorise a singular Q_FF (the
 	// direction stays a descent direction; the step is exact for Q_FF + δI,
 	// and the final change to α and ∇ uses Q itself).
-	solve := ncqp.CholeskyShifted(h, maxd, func() {
+	pw.chol = grow(pw.chol, nf*nf)
+	solve := ncqp.CholeskyShiftedIn(h, maxd, func() {
 		if s.opt.Progress != nil {
 			s.opt.Progress(s.iter, s.viol)
 		}
-	})
+	}, pw.chol)
 	if solve == nil {
 		return budget, false, false
 	}
-	x := make([]float64, nf)
-	x0 := make([]float64, nf)
-	g := make([]float64, nf)
-	yf := make([]float64, nf)
+	pw.vec = grow(pw.vec, 6*nf)
+	x, x0, g, yf := pw.vec[:nf], pw.vec[nf:2*nf], pw.vec[2*nf:3*nf], pw.vec[3*nf:4*nf]
 	for a, i := range F {
 		x[a] = s.alpha[i]
 		g[a] = s.g[i]
 		yf[a] = s.y[i]
 	}
 	copy(x0, x)
-	fixed := make([]bool, nf)
+	if cap(pw.fixed) < nf {
+		pw.fixed = make([]bool, nf)
+	}
+	fixed := pw.fixed[:nf]
+	clear(fixed)
 	// The constraint rows: y (dense) and eₖ for the variables held at a
 	// bound (unit[p] = k; their entries of S and r are read off, O(1)).
 	var cols, W [][]float64
@@ -306,8 +312,7 @@ func (s *solver[T]) faceNewton(F []int, budget float64) (left float64, ok, optim
 		}
 		cols, W, unit = append(cols, yf), append(W, w), append(unit, -1)
 	}
-	d := make([]float64, nf)
-	hd := make([]float64, nf)
+	d, hd := pw.vec[4*nf:5*nf], pw.vec[5*nf:6*nf]
 	// u = H̃⁻¹g (H̃ = Q_FF + δI) is kept up to date through the step
 	// (H̃⁻¹(g + t·H̃d) = u + t·d) and refreshed by a solve every few passes.
 	u := solve(g)
@@ -444,9 +449,10 @@ func (s *solver[T]) faceNewton(F []int, budget float64) (left float64, ok, optim
 		for a := range F {
 			x0[a] = x[a] - x0[a]
 		}
-		w := make([]float64, k)
+		pw.w = grow(pw.w, k)
+		pw.out = grow(pw.out, raw.Rows)
+		w, out := pw.w, pw.out
 		blas64.Gemv(blas.Trans, 1, blas64.General{Rows: nf, Cols: k, Stride: k, Data: wf}, blas64.Vector{N: nf, Inc: 1, Data: x0}, 0, blas64.Vector{N: k, Inc: 1, Data: w})
-		out := make([]float64, raw.Rows)
 		blas64.Gemv(blas.NoTrans, 1, raw, blas64.Vector{N: k, Inc: 1, Data: w}, 0, blas64.Vector{N: raw.Rows, Inc: 1, Data: out})
 		for t := range s.g[:l] {
 			s.g[t] += out[s.perm[t]]
@@ -470,6 +476,22 @@ func (s *solver[T]) faceNewton(F []int, budget float64) (left float64, ok, optim
 		s.lastAlpha = math.Max(s.lastAlpha, x[a])
 	}
 	return budget, true, optimal
+}
+
+// polishScratch is the storage a polish reuses from round to round and
+// from one polish to the next: the face's Q_FF and its factor, W_F, the
+// vectors of a round and the factored gradient update.
+type polishScratch struct {
+	h, chol, wf, vec, w, out []float64
+	fixed                    []bool
+}
+
+// grow returns buf[:n], reallocated when its capacity is smaller.
+func grow(buf []float64, n int) []float64 {
+	if cap(buf) < n {
+		return make([]float64, n)
+	}
+	return buf[:n]
 }
 
 func dot(a, b []float64) float64 {

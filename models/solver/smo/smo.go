@@ -259,6 +259,7 @@ type solver[T elem] struct {
 	nextPolish int
 	polishes   int
 	polishCost float64 // work units the previous polish spent
+	pol        polishScratch
 }
 
 func newSolver[T elem](p *Problem, opt Options) (*solver[T], error) {
