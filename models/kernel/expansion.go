@@ -1,6 +1,10 @@
 package kernel
 
-import "gonum.org/v1/gonum/mat"
+import (
+	"gonum.org/v1/gonum/mat"
+
+	"lupilab/models/fastblas"
+)
 
 // Expansion is a decision function written as a kernel expansion,
 //
@@ -36,7 +40,7 @@ const gridBlock = 4 << 20
 //	exp(−γ‖x − s‖²) = exp(−γ(x₁ − s₁)²) · exp(−γ(x₂ − s₂)²),
 //
 // so with Aᵢₜ = exp(−γ(xs[i] − sₜ₁)²) and Bⱼₜ = Coefₜ·exp(−γ(ys[j] − sₜ₂)²)
-// the grid of decision values is the matrix product B·Aᵀ + Bias (addABt): (W + H)·m
+// the grid of decision values is the matrix product B·Aᵀ + Bias (fastblas.AddABt): (W + H)·m
 // exponentials and one GEMM instead of W·H·m exponentials. The product of the
 // two factors equals the joint exponential to a few ulp, so the values agree
 // with point-by-point prediction to rounding. tick (if not nil) is called
@@ -92,7 +96,7 @@ func (e *Expansion) OnGrid(xs, ys []float64, tick func()) ([]float64, bool) {
 	rows := max(1, gridBlock/max(1, w*m))
 	for lo := 0; lo < h; lo += rows {
 		hi := min(h, lo+rows)
-		addABt(b[lo*m:hi*m], a, out[lo*w:hi*w], hi-lo, m, w)
+		fastblas.AddABt(b[lo*m:hi*m], a, out[lo*w:hi*w], hi-lo, m, w)
 		if tick != nil && hi < h {
 			tick()
 		}

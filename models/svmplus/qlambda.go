@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"lupilab/models/fastblas"
 	"lupilab/models/kernel"
 )
 
@@ -215,7 +216,8 @@ func (q *qlam) storedRow(i int) []float64 {
 	if row == nil {
 		n := len(q.rows)
 		row = make([]float64, n)
-		blas64.Gemv(blas.NoTrans, 1, q.v.RawMatrix(), blas64.Vector{N: q.v.RawMatrix().Cols, Inc: 1, Data: q.v.RawRowView(i)}, 0, blas64.Vector{N: n, Inc: 1, Data: row})
+		vr := q.v.RawMatrix()
+		fastblas.MulVec(n, vr.Cols, vr.Data, vr.Stride, q.v.RawRowView(i), row)
 		q.rows[i] = row
 	}
 	return row

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
+	"lupilab/models/fastblas"
 	"lupilab/models/solver/ncqp"
 )
 
@@ -260,7 +261,7 @@ func (s *solver[T]) faceNewton(F []int, budget float64) (left float64, ok, optim
 		for a, i := range F {
 			copy(wf[a*k:(a+1)*k], s.fac.RawRowView(s.perm[i]))
 		}
-		blas64.Syrk(blas.NoTrans, 1, blas64.General{Rows: nf, Cols: k, Stride: k, Data: wf}, 0, raw)
+		fastblas.GramUpper(nf, k, wf, k, raw.Data, raw.Stride)
 		for _, i := range F {
 			maxd = math.Max(maxd, s.qd[i])
 		}
@@ -453,7 +454,7 @@ func (s *solver[T]) faceNewton(F []int, budget float64) (left float64, ok, optim
 		pw.out = grow(pw.out, raw.Rows)
 		w, out := pw.w, pw.out
 		blas64.Gemv(blas.Trans, 1, blas64.General{Rows: nf, Cols: k, Stride: k, Data: wf}, blas64.Vector{N: nf, Inc: 1, Data: x0}, 0, blas64.Vector{N: k, Inc: 1, Data: w})
-		blas64.Gemv(blas.NoTrans, 1, raw, blas64.Vector{N: k, Inc: 1, Data: w}, 0, blas64.Vector{N: raw.Rows, Inc: 1, Data: out})
+		fastblas.MulVec(raw.Rows, k, raw.Data, raw.Stride, w, out)
 		for t := range s.g[:l] {
 			s.g[t] += out[s.perm[t]]
 		}

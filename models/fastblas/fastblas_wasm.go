@@ -1,0 +1,19 @@
+//go:build wasm
+
+package fastblas
+
+// Dot returns Σ a[t]·b[t] over len(a) entries (len(b) ≥ len(a)).
+func Dot(a, b []float64) float64 { return dotLoop(a, b) }
+
+// MulVec sets y[:m] = A·x for the m×n row-major A with stride lda.
+func MulVec(m, n int, a []float64, lda int, x, y []float64) { mulVecLoop(m, n, a, lda, x, y) }
+
+// GramUpper sets the upper triangle of the m×m row-major C (stride ldc) to
+// A·Aᵀ for the m×k row-major A (stride lda); the lower triangle is not
+// touched.
+func GramUpper(m, k int, a []float64, lda int, c []float64, ldc int) {
+	gramUpperLoop(m, k, a, lda, c, ldc)
+}
+
+// AddABt adds B·Aᵀ to C (row-major: B is r×m, A is w×m, C is r×w).
+func AddABt(b, a, c []float64, r, m, w int) { addABtLoop(b, a, c, r, m, w) }
