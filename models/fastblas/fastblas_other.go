@@ -32,3 +32,12 @@ func AddABt(b, a, c []float64, r, m, w int) {
 		blas64.General{Rows: w, Cols: m, Stride: m, Data: a},
 		1, blas64.General{Rows: r, Cols: w, Stride: w, Data: c})
 }
+
+// GemmAcc adds α·op(A)·B to C, op(A) = Aᵀ when transA (C m×n, B k×n).
+func GemmAcc(transA bool, alpha float64, a, b, c blas64.General) {
+	t := blas.NoTrans
+	if transA {
+		t = blas.Trans
+	}
+	blas64.Gemm(t, blas.NoTrans, alpha, a, b, 1, c)
+}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"gonum.org/v1/gonum/blas/blas64"
 )
 
 func rnd(rng *rand.Rand, n int) []float64 {
@@ -79,6 +81,52 @@ func TestKernels(t *testing.T) {
 				for j := 0; j < w; j++ {
 					if want := c0[i*w+j] + naiveDot(bm[i*k:(i+1)*k], am[j*k:(j+1)*k]); !close(cc[i*w+j], want) {
 						t.Errorf("%s AddABt C[%d][%d] = %v, want %v", f.name, i, j, cc[i*w+j], want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// GemmAcc (both versions) against textbook loops, with and without the
+// transpose, on blocks of wider matrices (strides larger than the blocks).
+func TestGemmAcc(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, sz := range [][3]int{{1, 1, 1}, {5, 7, 3}, {64, 128, 67}, {13, 9, 64}} {
+		m, n, k := sz[0], sz[1], sz[2]
+		for _, trans := range []bool{false, true} {
+			ar, ac := m, k
+			if trans {
+				ar, ac = k, m
+			}
+			a := blas64.General{Rows: ar, Cols: ac, Stride: ac + 3, Data: rnd(rng, ar*(ac+3))}
+			b := blas64.General{Rows: k, Cols: n, Stride: n + 1, Data: rnd(rng, k*(n+1))}
+			c0 := rnd(rng, m*(n+2))
+			for _, f := range []struct {
+				name string
+				gemm func(bool, float64, blas64.General, blas64.General, blas64.General)
+			}{{"exported", GemmAcc}, {"loops", gemmAccLoop}} {
+				c := blas64.General{Rows: m, Cols: n, Stride: n + 2, Data: append([]float64(nil), c0...)}
+				f.gemm(trans, -0.5, a, b, c)
+				for i := 0; i < m; i++ {
+					for j := 0; j < n+2; j++ {
+						want := c0[i*c.Stride+j]
+						if j < n {
+							var s float64
+							for r := 0; r < k; r++ {
+								var air float64
+								if trans {
+									air = a.Data[r*a.Stride+i]
+								} else {
+									air = a.Data[i*a.Stride+r]
+								}
+								s += air * b.Data[r*b.Stride+j]
+							}
+							want += -0.5 * s
+						}
+						if got := c.Data[i*c.Stride+j]; !close(got, want) {
+							t.Fatalf("%s trans=%v %d×%d×%d: C[%d][%d] = %v, want %v", f.name, trans, m, n, k, i, j, got, want)
+						}
 					}
 				}
 			}

@@ -2,6 +2,8 @@
 
 package fastblas
 
+import "gonum.org/v1/gonum/blas/blas64"
+
 // Dot returns Σ a[t]·b[t] over len(a) entries (len(b) ≥ len(a)).
 func Dot(a, b []float64) float64 { return dotLoop(a, b) }
 
@@ -17,3 +19,6 @@ func GramUpper(m, k int, a []float64, lda int, c []float64, ldc int) {
 
 // AddABt adds B·Aᵀ to C (row-major: B is r×m, A is w×m, C is r×w).
 func AddABt(b, a, c []float64, r, m, w int) { addABtLoop(b, a, c, r, m, w) }
+
+// GemmAcc adds α·op(A)·B to C, op(A) = Aᵀ when transA (C m×n, B k×n).
+func GemmAcc(transA bool, alpha float64, a, b, c blas64.General) { gemmAccLoop(transA, alpha, a, b, c) }

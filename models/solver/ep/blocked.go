@@ -4,6 +4,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack/lapack64"
+
+	"lupilab/models/fastblas"
 )
 
 // Tiled level-3 steps of recompute. The posterior recomputation is O(n³)
@@ -12,7 +14,8 @@ import (
 // (one blas64.Trsm per panel) does that but makes every call stream the
 // whole triangular factor for a few columns, which is memory-bound (3× slower
 // at n = 800 with 4-column panels). Here the work is cut into tiles of
-// tileRows × tileCols with one blas64.Gemm per off-diagonal tile and a small
+// tileRows × tileCols with one product per off-diagonal tile (fastblas.GemmAcc:
+// gonum's Dgemm natively, plain loops under WebAssembly) and a small
 // blas64.Trsm / Syrk per diagonal tile: every call has the arithmetic
 // intensity of a 64-wide block and costs at most tileRows·tileCols·n
 // multiply-adds (≈ 6.5·10⁶ at n = 800) between two ticks.
@@ -42,9 +45,9 @@ func solveLower(t blas64.Triangular, trans blas.Transpose, b blas64.General, tic
 			if r0 > 0 {
 				x := subGeneral(b.Data, b.Stride, 0, c0, r0, w)
 				if trans == blas.Trans {
-					blas64.Gemm(blas.Trans, blas.NoTrans, -1, subGeneral(t.Data, t.Stride, 0, r0, r0, h), x, 1, bi)
+					fastblas.GemmAcc(true, -1, subGeneral(t.Data, t.Stride, 0, r0, r0, h), x, bi)
 				} else {
-					blas64.Gemm(blas.NoTrans, blas.NoTrans, -1, subGeneral(t.Data, t.Stride, r0, 0, h, r0), x, 1, bi)
+					fastblas.GemmAcc(false, -1, subGeneral(t.Data, t.Stride, r0, 0, h, r0), x, bi)
 				}
 			}
 			d := blas64.Triangular{N: h, Stride: t.Stride, Data: t.Data[r0*t.Stride+r0:], Uplo: t.Uplo, Diag: t.Diag}
@@ -70,8 +73,8 @@ func solveUpper(t blas64.Triangular, b blas64.General, tick func() error) error 
 			h := r1 - r0
 			bi := subGeneral(b.Data, b.Stride, r0, c0, h, w)
 			if r1 < n {
-				blas64.Gemm(blas.NoTrans, blas.NoTrans, -1, subGeneral(t.Data, t.Stride, r0, r1, h, n-r1),
-					subGeneral(b.Data, b.Stride, r1, c0, n-r1, w), 1, bi)
+				fastblas.GemmAcc(false, -1, subGeneral(t.Data, t.Stride, r0, r1, h, n-r1),
+					subGeneral(b.Data, b.Stride, r1, c0, n-r1, w), bi)
 			}
 			d := blas64.Triangular{N: h, Stride: t.Stride, Data: t.Data[r0*t.Stride+r0:], Uplo: t.Uplo, Diag: t.Diag}
 			blas64.Trsm(blas.Left, blas.NoTrans, 1, d, bi)
@@ -95,7 +98,7 @@ func syrkUpper(v blas64.General, s blas64.Symmetric, tick func() error) error {
 		vj := subGeneral(v.Data, v.Stride, 0, j0, v.Rows, wj)
 		for i0 := 0; i0 < j0; i0 += bs {
 			wi := min(bs, n-i0)
-			blas64.Gemm(blas.Trans, blas.NoTrans, -1, subGeneral(v.Data, v.Stride, 0, i0, v.Rows, wi), vj, 1,
+			fastblas.GemmAcc(true, -1, subGeneral(v.Data, v.Stride, 0, i0, v.Rows, wi), vj,
 				subGeneral(s.Data, s.Stride, i0, j0, wi, wj))
 			if tick != nil {
 				if err := tick(); err != nil {
@@ -149,7 +152,7 @@ func luTiled(a blas64.General, ipiv []int, tick func() error) (bool, error) {
 			l21 := subGeneral(a.Data, a.Stride, k1, k0, n-k1, w)
 			for c0 := k1; c0 < n; c0 += tileCols {
 				c := min(tileCols, n-c0)
-				blas64.Gemm(blas.NoTrans, blas.NoTrans, -1, l21, subGeneral(a.Data, a.Stride, k0, c0, w, c), 1, subGeneral(a.Data, a.Stride, k1, c0, n-k1, c))
+				fastblas.GemmAcc(false, -1, l21, subGeneral(a.Data, a.Stride, k0, c0, w, c), subGeneral(a.Data, a.Stride, k1, c0, n-k1, c))
 				if tick != nil {
 					if err := tick(); err != nil {
 						return ok, err

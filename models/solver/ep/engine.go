@@ -10,6 +10,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"lupilab/models/fastblas"
 )
 
 // Block is one latent Gaussian process of the model: f in GPC; f and g in
@@ -457,7 +459,7 @@ func (bs *blockState) flush() {
 		pj := subGeneral(bs.pend, n, 0, j0, k, wj)
 		for i0 := 0; i0 <= j0; i0 += tileRows {
 			wi := min(tileRows, n-i0)
-			blas64.Gemm(blas.Trans, blas.NoTrans, -1, subGeneral(bs.pcs, n, 0, i0, k, wi), pj, 1, subGeneral(raw.Data, raw.Stride, i0, j0, wi, wj))
+			fastblas.GemmAcc(true, -1, subGeneral(bs.pcs, n, 0, i0, k, wi), pj, subGeneral(raw.Data, raw.Stride, i0, j0, wi, wj))
 		}
 		if bs.tick != nil {
 			bs.tick() // ≤ pendRows·tileRows·n multiply-adds apart
