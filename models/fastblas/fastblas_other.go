@@ -41,3 +41,24 @@ func GemmAcc(transA bool, alpha float64, a, b, c blas64.General) {
 	}
 	blas64.Gemm(t, blas.NoTrans, alpha, a, b, 1, c)
 }
+
+// TrsmLeft overwrites B with op(T)⁻¹B (op(T) = Tᵀ when trans).
+func TrsmLeft(t blas64.Triangular, trans bool, b blas64.General) {
+	tr := blas.NoTrans
+	if trans {
+		tr = blas.Trans
+	}
+	blas64.Trsm(blas.Left, tr, 1, t, b)
+}
+
+// AddMulT adds Pᵀ·x to y[:n] for the k×n row-major P with stride ldp.
+func AddMulT(k, n int, p []float64, ldp int, x, y []float64) {
+	blas64.Gemv(blas.Trans, 1, blas64.General{Rows: k, Cols: n, Stride: ldp, Data: p},
+		blas64.Vector{N: k, Inc: 1, Data: x}, 1, blas64.Vector{N: n, Inc: 1, Data: y})
+}
+
+// SyrkTUpper adds α·VᵀV to the upper triangle of S (V is k×n, S n×n).
+func SyrkTUpper(alpha float64, v blas64.General, s blas64.Symmetric) {
+	s.Uplo = blas.Upper
+	blas64.Syrk(blas.Trans, alpha, v, 1, s)
+}

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 )
 
@@ -127,6 +128,127 @@ func TestGemmAcc(t *testing.T) {
 						if got := c.Data[i*c.Stride+j]; !close(got, want) {
 							t.Fatalf("%s trans=%v %d×%d×%d: C[%d][%d] = %v, want %v", f.name, trans, m, n, k, i, j, got, want)
 						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TrsmLeft (both versions): op(T)·X = B is checked by multiplying back,
+// for upper and lower T, with and without the transpose and a unit
+// diagonal, on blocks of wider matrices.
+func TestTrsmLeft(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, sz := range [][2]int{{1, 1}, {7, 5}, {64, 128}, {13, 3}} {
+		h, w := sz[0], sz[1]
+		for _, uplo := range []blas.Uplo{blas.Upper, blas.Lower} {
+			for _, diag := range []blas.Diag{blas.NonUnit, blas.Unit} {
+				for _, trans := range []bool{false, true} {
+					// well conditioned: off-diagonal entries of order 1/h
+					// (random triangular matrices with O(1) entries have
+					// condition numbers exponential in h)
+					td := rnd(rng, h*(h+2))
+					for i := range td {
+						td[i] /= float64(h)
+					}
+					for i := 0; i < h; i++ {
+						td[i*(h+2)+i] = 1 + rng.Float64()
+					}
+					tri := blas64.Triangular{Uplo: uplo, Diag: diag, N: h, Stride: h + 2, Data: td}
+					op := func(i, r int) float64 {
+						if trans {
+							i, r = r, i
+						}
+						switch {
+						case i == r && diag == blas.Unit:
+							return 1
+						case i == r, (uplo == blas.Upper) == (r > i):
+							return td[i*(h+2)+r]
+						}
+						return 0
+					}
+					b0 := rnd(rng, h*(w+1))
+					for _, f := range []struct {
+						name string
+						trsm func(blas64.Triangular, bool, blas64.General)
+					}{{"exported", TrsmLeft}, {"loops", trsmLeftLoop}} {
+						x := blas64.General{Rows: h, Cols: w, Stride: w + 1, Data: append([]float64(nil), b0...)}
+						f.trsm(tri, trans, x)
+						for i := 0; i < h; i++ {
+							for j := 0; j < w+1; j++ {
+								got := x.Data[i*x.Stride+j]
+								if j == w {
+									if got != b0[i*x.Stride+j] {
+										t.Fatalf("%s wrote outside the block", f.name)
+									}
+									continue
+								}
+								var s float64
+								for r := 0; r < h; r++ {
+									s += op(i, r) * x.Data[r*x.Stride+j]
+								}
+								if want := b0[i*x.Stride+j]; math.Abs(s-want) > 1e-12*(1+math.Abs(want)) {
+									t.Fatalf("%s %v %v trans=%v %d×%d: (op(T)X)[%d][%d] = %v, want %v", f.name, uplo, diag, trans, h, w, i, j, s, want)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// AddMulT (both versions) against textbook loops.
+func TestAddMulT(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, sz := range [][2]int{{1, 1}, {5, 9}, {64, 400}, {3, 2}} {
+		k, n := sz[0], sz[1]
+		p, x, y0 := rnd(rng, k*(n+3)), rnd(rng, k), rnd(rng, n)
+		for _, f := range []struct {
+			name string
+			mul  func(k, n int, p []float64, ldp int, x, y []float64)
+		}{{"exported", AddMulT}, {"loops", addMulTLoop}} {
+			y := append([]float64(nil), y0...)
+			f.mul(k, n, p, n+3, x, y)
+			for j := range y {
+				want := y0[j]
+				for r := 0; r < k; r++ {
+					want += p[r*(n+3)+j] * x[r]
+				}
+				if !close(y[j], want) {
+					t.Fatalf("%s %d×%d: y[%d] = %v, want %v", f.name, k, n, j, y[j], want)
+				}
+			}
+		}
+	}
+}
+
+// SyrkTUpper (both versions) against textbook loops; the strict lower
+// triangle and the padding stay untouched.
+func TestSyrkTUpper(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, sz := range [][2]int{{1, 1}, {5, 3}, {64, 64}, {7, 13}} {
+		k, n := sz[0], sz[1]
+		v := blas64.General{Rows: k, Cols: n, Stride: n + 2, Data: rnd(rng, k*(n+2))}
+		s0 := rnd(rng, n*(n+1))
+		for _, f := range []struct {
+			name string
+			syrk func(float64, blas64.General, blas64.Symmetric)
+		}{{"exported", SyrkTUpper}, {"loops", syrkTUpperLoop}} {
+			s := blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: n + 1, Data: append([]float64(nil), s0...)}
+			f.syrk(-1, v, s)
+			for i := 0; i < n; i++ {
+				for j := 0; j < n+1; j++ {
+					want := s0[i*s.Stride+j]
+					if j >= i && j < n {
+						for r := 0; r < k; r++ {
+							want -= v.Data[r*v.Stride+i] * v.Data[r*v.Stride+j]
+						}
+					}
+					if got := s.Data[i*s.Stride+j]; !close(got, want) {
+						t.Fatalf("%s %d×%d: S[%d][%d] = %v, want %v", f.name, k, n, i, j, got, want)
 					}
 				}
 			}

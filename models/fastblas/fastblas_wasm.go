@@ -22,3 +22,12 @@ func AddABt(b, a, c []float64, r, m, w int) { addABtLoop(b, a, c, r, m, w) }
 
 // GemmAcc adds α·op(A)·B to C, op(A) = Aᵀ when transA (C m×n, B k×n).
 func GemmAcc(transA bool, alpha float64, a, b, c blas64.General) { gemmAccLoop(transA, alpha, a, b, c) }
+
+// TrsmLeft overwrites B with op(T)⁻¹B (op(T) = Tᵀ when trans).
+func TrsmLeft(t blas64.Triangular, trans bool, b blas64.General) { trsmLeftLoop(t, trans, b) }
+
+// AddMulT adds Pᵀ·x to y[:n] for the k×n row-major P with stride ldp.
+func AddMulT(k, n int, p []float64, ldp int, x, y []float64) { addMulTLoop(k, n, p, ldp, x, y) }
+
+// SyrkTUpper adds α·VᵀV to the upper triangle of S (V is k×n, S n×n).
+func SyrkTUpper(alpha float64, v blas64.General, s blas64.Symmetric) { syrkTUpperLoop(alpha, v, s) }

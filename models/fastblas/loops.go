@@ -1,6 +1,9 @@
 package fastblas
 
-import "gonum.org/v1/gonum/blas/blas64"
+import (
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+)
 
 // dotLoop is Σ a[t]·b[t] over len(a) entries with four accumulators.
 func dotLoop(a, b []float64) float64 {
@@ -50,32 +53,188 @@ func addABtLoop(b, a, c []float64, r, m, w int) {
 }
 
 // gemmAccLoop adds α·op(A)·B to C (op(A) = Aᵀ when transA): C is m×n,
-// B is k×n, A is m×k or, transposed, k×m; each row of C is updated by
-// four rows of B at a time.
+// B is k×n, A is m×k or, transposed, k×m. Four rows of C are updated
+// together from four rows of B at a time (each load of B serves sixteen
+// multiply–adds), with α·op(A)'s rows gathered first.
 func gemmAccLoop(transA bool, alpha float64, a, b, c blas64.General) {
 	m, n, k := c.Rows, c.Cols, b.Rows
-	for i := 0; i < m; i++ {
-		ci := c.Data[i*c.Stride : i*c.Stride+n]
-		at := func(r int) float64 { return a.Data[i*a.Stride+r] }
+	av := make([]float64, 4*k)
+	row := func(i int, dst []float64) {
 		if transA {
-			at = func(r int) float64 { return a.Data[r*a.Stride+i] }
+			for r := range dst {
+				dst[r] = alpha * a.Data[r*a.Stride+i]
+			}
+			return
 		}
+		for r, v := range a.Data[i*a.Stride : i*a.Stride+k] {
+			dst[r] = alpha * v
+		}
+	}
+	i := 0
+	for ; i+4 <= m; i += 4 {
+		x, y, z, u := av[:k], av[k:2*k], av[2*k:3*k], av[3*k:4*k]
+		row(i, x)
+		row(i+1, y)
+		row(i+2, z)
+		row(i+3, u)
+		c0 := c.Data[i*c.Stride : i*c.Stride+n]
+		c1 := c.Data[(i+1)*c.Stride : (i+1)*c.Stride+n]
+		c2 := c.Data[(i+2)*c.Stride : (i+2)*c.Stride+n]
+		c3 := c.Data[(i+3)*c.Stride : (i+3)*c.Stride+n]
+		c1, c2, c3 = c1[:len(c0)], c2[:len(c0)], c3[:len(c0)]
 		r := 0
 		for ; r+4 <= k; r += 4 {
-			a0, a1, a2, a3 := alpha*at(r), alpha*at(r+1), alpha*at(r+2), alpha*at(r+3)
 			b0 := b.Data[r*b.Stride : r*b.Stride+n]
 			b1 := b.Data[(r+1)*b.Stride : (r+1)*b.Stride+n]
 			b2 := b.Data[(r+2)*b.Stride : (r+2)*b.Stride+n]
 			b3 := b.Data[(r+3)*b.Stride : (r+3)*b.Stride+n]
-			for j := range ci {
-				ci[j] += a0*b0[j] + a1*b1[j] + a2*b2[j] + a3*b3[j]
+			b0, b1, b2, b3 = b0[:len(c0)], b1[:len(c0)], b2[:len(c0)], b3[:len(c0)]
+			x0, x1, x2, x3 := x[r], x[r+1], x[r+2], x[r+3]
+			y0, y1, y2, y3 := y[r], y[r+1], y[r+2], y[r+3]
+			z0, z1, z2, z3 := z[r], z[r+1], z[r+2], z[r+3]
+			u0, u1, u2, u3 := u[r], u[r+1], u[r+2], u[r+3]
+			for j := range c0 {
+				v0, v1, v2, v3 := b0[j], b1[j], b2[j], b3[j]
+				c0[j] += x0*v0 + x1*v1 + x2*v2 + x3*v3
+				c1[j] += y0*v0 + y1*v1 + y2*v2 + y3*v3
+				c2[j] += z0*v0 + z1*v1 + z2*v2 + z3*v3
+				c3[j] += u0*v0 + u1*v1 + u2*v2 + u3*v3
 			}
 		}
 		for ; r < k; r++ {
-			ar := alpha * at(r)
 			br := b.Data[r*b.Stride : r*b.Stride+n]
+			br = br[:len(c0)]
+			x0, y0, z0, u0 := x[r], y[r], z[r], u[r]
+			for j, v := range br {
+				c0[j] += x0 * v
+				c1[j] += y0 * v
+				c2[j] += z0 * v
+				c3[j] += u0 * v
+			}
+		}
+	}
+	for ; i < m; i++ {
+		x := av[:k]
+		row(i, x)
+		ci := c.Data[i*c.Stride : i*c.Stride+n]
+		for r, x0 := range x {
+			br := b.Data[r*b.Stride : r*b.Stride+n]
+			br = br[:len(ci)]
 			for j := range ci {
-				ci[j] += ar * br[j]
+				ci[j] += x0 * br[j]
+			}
+		}
+	}
+}
+
+// trsmLeftLoop overwrites B (h×w) with op(T)⁻¹B, T h×h triangular,
+// op(T) = Tᵀ when trans: forward substitution when op(T) is lower
+// triangular, backward otherwise, each row of B updated from four
+// solved rows at a time.
+func trsmLeftLoop(t blas64.Triangular, trans bool, b blas64.General) {
+	h, w := t.N, b.Cols
+	lower := (t.Uplo == blas.Lower) != trans
+	unit := t.Diag == blas.Unit
+	op := func(i, r int) float64 {
+		if trans {
+			return t.Data[r*t.Stride+i]
+		}
+		return t.Data[i*t.Stride+r]
+	}
+	solveRow := func(i, r0, r1 int) {
+		bi := b.Data[i*b.Stride : i*b.Stride+w]
+		r := r0
+		for ; r+4 <= r1; r += 4 {
+			l0, l1, l2, l3 := op(i, r), op(i, r+1), op(i, r+2), op(i, r+3)
+			b0 := b.Data[r*b.Stride : r*b.Stride+w]
+			b1 := b.Data[(r+1)*b.Stride : (r+1)*b.Stride+w]
+			b2 := b.Data[(r+2)*b.Stride : (r+2)*b.Stride+w]
+			b3 := b.Data[(r+3)*b.Stride : (r+3)*b.Stride+w]
+			b0, b1, b2, b3 = b0[:len(bi)], b1[:len(bi)], b2[:len(bi)], b3[:len(bi)]
+			for j := range bi {
+				bi[j] -= l0*b0[j] + l1*b1[j] + l2*b2[j] + l3*b3[j]
+			}
+		}
+		for ; r < r1; r++ {
+			l := op(i, r)
+			br := b.Data[r*b.Stride : r*b.Stride+w]
+			br = br[:len(bi)]
+			for j := range bi {
+				bi[j] -= l * br[j]
+			}
+		}
+		if !unit {
+			d := 1 / op(i, i)
+			for j := range bi {
+				bi[j] *= d
+			}
+		}
+	}
+	if lower {
+		for i := 0; i < h; i++ {
+			solveRow(i, 0, i)
+		}
+		return
+	}
+	for i := h - 1; i >= 0; i-- {
+		solveRow(i, i+1, h)
+	}
+}
+
+// addMulTLoop adds Pᵀ·x to y for the k×n row-major P (stride ldp): four
+// rows of P per pass over y.
+func addMulTLoop(k, n int, p []float64, ldp int, x, y []float64) {
+	y = y[:n]
+	r := 0
+	for ; r+4 <= k; r += 4 {
+		x0, x1, x2, x3 := x[r], x[r+1], x[r+2], x[r+3]
+		p0 := p[r*ldp : r*ldp+n]
+		p1 := p[(r+1)*ldp : (r+1)*ldp+n]
+		p2 := p[(r+2)*ldp : (r+2)*ldp+n]
+		p3 := p[(r+3)*ldp : (r+3)*ldp+n]
+		p0, p1, p2, p3 = p0[:len(y)], p1[:len(y)], p2[:len(y)], p3[:len(y)]
+		for j := range y {
+			y[j] += x0*p0[j] + x1*p1[j] + x2*p2[j] + x3*p3[j]
+		}
+	}
+	for ; r < k; r++ {
+		xr := x[r]
+		pr := p[r*ldp : r*ldp+n]
+		pr = pr[:len(y)]
+		for j := range y {
+			y[j] += xr * pr[j]
+		}
+	}
+}
+
+// syrkTUpperLoop adds α·VᵀV to the upper triangle of the n×n S (V is k×n):
+// row i of S from column i on, four rows of V at a time.
+func syrkTUpperLoop(alpha float64, v blas64.General, s blas64.Symmetric) {
+	n, k := s.N, v.Rows
+	x := make([]float64, k)
+	for i := 0; i < n; i++ {
+		for r := range x {
+			x[r] = alpha * v.Data[r*v.Stride+i]
+		}
+		si := s.Data[i*s.Stride+i : i*s.Stride+n]
+		r := 0
+		for ; r+4 <= k; r += 4 {
+			x0, x1, x2, x3 := x[r], x[r+1], x[r+2], x[r+3]
+			b0 := v.Data[r*v.Stride+i : r*v.Stride+n]
+			b1 := v.Data[(r+1)*v.Stride+i : (r+1)*v.Stride+n]
+			b2 := v.Data[(r+2)*v.Stride+i : (r+2)*v.Stride+n]
+			b3 := v.Data[(r+3)*v.Stride+i : (r+3)*v.Stride+n]
+			b0, b1, b2, b3 = b0[:len(si)], b1[:len(si)], b2[:len(si)], b3[:len(si)]
+			for j := range si {
+				si[j] += x0*b0[j] + x1*b1[j] + x2*b2[j] + x3*b3[j]
+			}
+		}
+		for ; r < k; r++ {
+			x0 := x[r]
+			br := v.Data[r*v.Stride+i : r*v.Stride+n]
+			br = br[:len(si)]
+			for j := range si {
+				si[j] += x0 * br[j]
 			}
 		}
 	}

@@ -16,7 +16,7 @@ import (
 // at n = 800 with 4-column panels). Here the work is cut into tiles of
 // tileRows × tileCols with one product per off-diagonal tile (fastblas.GemmAcc:
 // gonum's Dgemm natively, plain loops under WebAssembly) and a small
-// blas64.Trsm / Syrk per diagonal tile: every call has the arithmetic
+// triangular solve (fastblas.TrsmLeft) or rank-k update (SyrkTUpper) per diagonal tile: every call has the arithmetic
 // intensity of a 64-wide block and costs at most tileRows·tileCols·n
 // multiply-adds (≈ 6.5·10⁶ at n = 800) between two ticks.
 const (
@@ -51,7 +51,7 @@ func solveLower(t blas64.Triangular, trans blas.Transpose, b blas64.General, tic
 				}
 			}
 			d := blas64.Triangular{N: h, Stride: t.Stride, Data: t.Data[r0*t.Stride+r0:], Uplo: t.Uplo, Diag: t.Diag}
-			blas64.Trsm(blas.Left, trans, 1, d, bi)
+			fastblas.TrsmLeft(d, trans == blas.Trans, bi)
 			if tick != nil {
 				if err := tick(); err != nil {
 					return err
@@ -77,7 +77,7 @@ func solveUpper(t blas64.Triangular, b blas64.General, tick func() error) error 
 					subGeneral(b.Data, b.Stride, r1, c0, n-r1, w), bi)
 			}
 			d := blas64.Triangular{N: h, Stride: t.Stride, Data: t.Data[r0*t.Stride+r0:], Uplo: t.Uplo, Diag: t.Diag}
-			blas64.Trsm(blas.Left, blas.NoTrans, 1, d, bi)
+			fastblas.TrsmLeft(d, false, bi)
 			if tick != nil {
 				if err := tick(); err != nil {
 					return err
@@ -89,7 +89,7 @@ func solveUpper(t blas64.Triangular, b blas64.General, tick func() error) error 
 }
 
 // syrkUpper performs S ← S − VᵀV on the upper triangle of S (n×n) for V
-// k×n, tile by tile: Syrk on the diagonal tiles, Gemm above them.
+// k×n, tile by tile: SyrkTUpper on the diagonal tiles, GemmAcc above them.
 func syrkUpper(v blas64.General, s blas64.Symmetric, tick func() error) error {
 	n := s.N
 	const bs = tileRows
@@ -106,7 +106,7 @@ func syrkUpper(v blas64.General, s blas64.Symmetric, tick func() error) error {
 				}
 			}
 		}
-		blas64.Syrk(blas.Trans, -1, vj, 1, blas64.Symmetric{N: wj, Stride: s.Stride, Data: s.Data[j0*s.Stride+j0:], Uplo: blas.Upper})
+		fastblas.SyrkTUpper(-1, vj, blas64.Symmetric{N: wj, Stride: s.Stride, Data: s.Data[j0*s.Stride+j0:], Uplo: blas.Upper})
 		if tick != nil {
 			if err := tick(); err != nil {
 				return err
@@ -148,7 +148,7 @@ func luTiled(a blas64.General, ipiv []int, tick func() error) (bool, error) {
 		if k1 < n {
 			l11 := blas64.Triangular{N: w, Stride: a.Stride, Data: a.Data[k0*a.Stride+k0:], Uplo: blas.Lower, Diag: blas.Unit}
 			u12 := subGeneral(a.Data, a.Stride, k0, k1, w, n-k1)
-			blas64.Trsm(blas.Left, blas.NoTrans, 1, l11, u12)
+			fastblas.TrsmLeft(l11, false, u12)
 			l21 := subGeneral(a.Data, a.Stride, k1, k0, n-k1, w)
 			for c0 := k1; c0 < n; c0 += tileCols {
 				c := min(tileCols, n-c0)
@@ -180,7 +180,7 @@ func cholTiled(a blas64.Symmetric, tick func() error) (bool, error) {
 		}
 		if k1 < n {
 			u12 := subGeneral(a.Data, a.Stride, k0, k1, w, n-k1)
-			blas64.Trsm(blas.Left, blas.Trans, 1, u11, u12)
+			fastblas.TrsmLeft(u11, true, u12)
 			if err := syrkUpper(u12, blas64.Symmetric{N: n - k1, Stride: a.Stride, Data: a.Data[k1*a.Stride+k1:], Uplo: blas.Upper}, tick); err != nil {
 				return true, err
 			}

@@ -406,7 +406,7 @@ func (bs *blockState) column(i int, dst []float64) {
 		for r := range w {
 			w[r] = -bs.pc[r] * bs.pend[r*n+i]
 		}
-		blas64.Gemv(blas.Trans, 1, blas64.General{Rows: bs.np, Cols: n, Stride: n, Data: bs.pend}, blas64.Vector{N: bs.np, Inc: 1, Data: w}, 1, blas64.Vector{N: n, Inc: 1, Data: dst})
+		fastblas.AddMulT(bs.np, n, bs.pend, n, w, dst)
 	}
 }
 
