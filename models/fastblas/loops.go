@@ -22,21 +22,46 @@ func dotLoop(a, b []float64) float64 {
 	return (s0 + s1) + (s2 + s3)
 }
 
-// mulVecLoop sets y = A·x for the m×n row-major A (stride lda).
+// dots4 returns the dot products of x with four vectors of its length,
+// each load of x serving four multiply–adds.
+func dots4(x, a0, a1, a2, a3 []float64) (s0, s1, s2, s3 float64) {
+	a0, a1, a2, a3 = a0[:len(x)], a1[:len(x)], a2[:len(x)], a3[:len(x)]
+	for t, v := range x {
+		s0 += a0[t] * v
+		s1 += a1[t] * v
+		s2 += a2[t] * v
+		s3 += a3[t] * v
+	}
+	return
+}
+
+// mulVecLoop sets y = A·x for the m×n row-major A (stride lda), four rows
+// at a time.
 func mulVecLoop(m, n int, a []float64, lda int, x, y []float64) {
 	x = x[:n]
-	for i := range y[:m] {
+	i := 0
+	for ; i+4 <= m; i += 4 {
+		y[i], y[i+1], y[i+2], y[i+3] = dots4(x, a[i*lda:i*lda+n], a[(i+1)*lda:(i+1)*lda+n],
+			a[(i+2)*lda:(i+2)*lda+n], a[(i+3)*lda:(i+3)*lda+n])
+	}
+	for ; i < m; i++ {
 		y[i] = dotLoop(a[i*lda:i*lda+n], x)
 	}
 }
 
 // gramUpperLoop sets the upper triangle of the m×m C (stride ldc) to A·Aᵀ
-// for the m×k row-major A (stride lda).
+// for the m×k row-major A (stride lda), four entries of a row at a time.
 func gramUpperLoop(m, k int, a []float64, lda int, c []float64, ldc int) {
 	for i := 0; i < m; i++ {
 		ai := a[i*lda : i*lda+k]
-		for j := i; j < m; j++ {
-			c[i*ldc+j] = dotLoop(ai, a[j*lda:j*lda+k])
+		ci := c[i*ldc : i*ldc+m]
+		j := i
+		for ; j+4 <= m; j += 4 {
+			ci[j], ci[j+1], ci[j+2], ci[j+3] = dots4(ai, a[j*lda:j*lda+k], a[(j+1)*lda:(j+1)*lda+k],
+				a[(j+2)*lda:(j+2)*lda+k], a[(j+3)*lda:(j+3)*lda+k])
+		}
+		for ; j < m; j++ {
+			ci[j] = dotLoop(ai, a[j*lda:j*lda+k])
 		}
 	}
 }

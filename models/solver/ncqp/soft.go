@@ -8,6 +8,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack/lapack64"
+
+	"lupilab/models/fastblas"
 )
 
 // SoftProblem is the convex problem
@@ -371,7 +373,7 @@ func CholeskyTick(a []float64, n int, tick func()) bool {
 			return false
 		}
 		if k1 < n {
-			blas64.Trsm(blas.Left, blas.Trans, 1, ukk, blas64.General{Rows: k1 - k0, Cols: n - k1, Stride: n, Data: a[k0*n+k1:]})
+			fastblas.TrsmLeft(ukk, true, blas64.General{Rows: k1 - k0, Cols: n - k1, Stride: n, Data: a[k0*n+k1:]})
 			// Trailing update A22 −= PᵀP (upper triangle) in column chunks of
 			// about tickWork multiply–adds, with a tick after each chunk.
 			w := k1 - k0
@@ -381,9 +383,9 @@ func CholeskyTick(a []float64, n int, tick func()) bool {
 				pj := blas64.General{Rows: w, Cols: j1 - j0, Stride: n, Data: a[k0*n+j0:]}
 				if j0 > k1 {
 					pl := blas64.General{Rows: w, Cols: j0 - k1, Stride: n, Data: a[k0*n+k1:]}
-					blas64.Gemm(blas.Trans, blas.NoTrans, -1, pl, pj, 1, blas64.General{Rows: j0 - k1, Cols: j1 - j0, Stride: n, Data: a[k1*n+j0:]})
+					fastblas.GemmAcc(true, -1, pl, pj, blas64.General{Rows: j0 - k1, Cols: j1 - j0, Stride: n, Data: a[k1*n+j0:]})
 				}
-				blas64.Syrk(blas.Trans, -1, pj, 1, blas64.Symmetric{Uplo: blas.Upper, N: j1 - j0, Stride: n, Data: a[j0*n+j0:]})
+				fastblas.SyrkTUpper(-1, pj, blas64.Symmetric{Uplo: blas.Upper, N: j1 - j0, Stride: n, Data: a[j0*n+j0:]})
 				if tick != nil && j1 < n {
 					tick()
 				}
