@@ -6,6 +6,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack/lapack64"
+
+	"lupilab/models/fastblas"
 )
 
 // kkt solves the interior-point Newton systems
@@ -142,7 +144,7 @@ func (k *kkt) buildH(tick func() error) error {
 				dst[j] = f * v
 			}
 		}
-		blas64.Syrk(blas.Trans, 1, blas64.General{Rows: i1 - i0, Cols: n, Stride: n, Data: k.sa[i0*n : i1*n]}, 1, H)
+		fastblas.SyrkTUpper(1, blas64.General{Rows: i1 - i0, Cols: n, Stride: n, Data: k.sa[i0*n : i1*n]}, H)
 		if tick != nil && n > cholBlock {
 			if err := tick(); err != nil {
 				return err
@@ -175,7 +177,7 @@ func (k *kkt) factorSchur() bool {
 	}
 	U := blas64.Triangular{N: n, Stride: n, Data: k.h, Uplo: blas.Upper, Diag: blas.NonUnit}
 	M := blas64.General{Rows: n, Cols: p, Stride: p, Data: k.m}
-	blas64.Trsm(blas.Left, blas.Trans, 1, U, M)
+	fastblas.TrsmLeft(U, true, M)
 	regE := k.regE0
 	for attempt := 0; attempt < 8; attempt++ {
 		k.regE = regE
@@ -183,7 +185,7 @@ func (k *kkt) factorSchur() bool {
 		for i := range k.sch {
 			k.sch[i] = 0
 		}
-		blas64.Syrk(blas.Trans, 1, M, 0, S)
+		fastblas.SyrkTUpper(1, M, S)
 		maxDiag := 0.0
 		for i := 0; i < p; i++ {
 			maxDiag = math.Max(maxDiag, k.sch[i*p+i])
