@@ -141,21 +141,42 @@ func gemmAccLoop(transA bool, alpha float64, a, b, c blas64.General) {
 	for ; i < m; i++ {
 		x := av[:k]
 		row(i, x)
-		ci := c.Data[i*c.Stride : i*c.Stride+n]
-		for r, x0 := range x {
-			br := b.Data[r*b.Stride : r*b.Stride+n]
-			br = br[:len(ci)]
-			for j := range ci {
-				ci[j] += x0 * br[j]
-			}
+		addRows(c.Data[i*c.Stride:i*c.Stride+n], x, b.Data, b.Stride, 0, 0)
+	}
+}
+
+// addRows adds Σ_r x[r]·M[r0+r][c0 : c0+len(y)] to y, M row-major with
+// stride ld: four rows of M per pass over y, each load of y serving four
+// multiply–adds. The loops below are built on it.
+func addRows(y, x, m []float64, ld, r0, c0 int) {
+	r := 0
+	for ; r+4 <= len(x); r += 4 {
+		o := (r0+r)*ld + c0
+		b0 := m[o : o+len(y)]
+		b1 := m[o+ld : o+ld+len(y)]
+		b2 := m[o+2*ld : o+2*ld+len(y)]
+		b3 := m[o+3*ld : o+3*ld+len(y)]
+		b0, b1, b2, b3 = b0[:len(y)], b1[:len(y)], b2[:len(y)], b3[:len(y)] // no bounds checks below
+		x0, x1, x2, x3 := x[r], x[r+1], x[r+2], x[r+3]
+		for j := range y {
+			y[j] += x0*b0[j] + x1*b1[j] + x2*b2[j] + x3*b3[j]
+		}
+	}
+	for ; r < len(x); r++ {
+		o := (r0+r)*ld + c0
+		br := m[o : o+len(y)]
+		br = br[:len(y)]
+		xr := x[r]
+		for j := range y {
+			y[j] += xr * br[j]
 		}
 	}
 }
 
 // trsmLeftLoop overwrites B (h×w) with op(T)⁻¹B, T h×h triangular,
 // op(T) = Tᵀ when trans: forward substitution when op(T) is lower
-// triangular, backward otherwise, each row of B updated from four
-// solved rows at a time.
+// triangular, backward otherwise, each row of B updated from the solved
+// rows by addRows.
 func trsmLeftLoop(t blas64.Triangular, trans bool, b blas64.General) {
 	h, w := t.N, b.Cols
 	lower := (t.Uplo == blas.Lower) != trans
@@ -166,28 +187,13 @@ func trsmLeftLoop(t blas64.Triangular, trans bool, b blas64.General) {
 		}
 		return t.Data[i*t.Stride+r]
 	}
+	neg := make([]float64, h) // −op(T)[i][r] for the solved rows r
 	solveRow := func(i, r0, r1 int) {
 		bi := b.Data[i*b.Stride : i*b.Stride+w]
-		r := r0
-		for ; r+4 <= r1; r += 4 {
-			l0, l1, l2, l3 := op(i, r), op(i, r+1), op(i, r+2), op(i, r+3)
-			b0 := b.Data[r*b.Stride : r*b.Stride+w]
-			b1 := b.Data[(r+1)*b.Stride : (r+1)*b.Stride+w]
-			b2 := b.Data[(r+2)*b.Stride : (r+2)*b.Stride+w]
-			b3 := b.Data[(r+3)*b.Stride : (r+3)*b.Stride+w]
-			b0, b1, b2, b3 = b0[:len(bi)], b1[:len(bi)], b2[:len(bi)], b3[:len(bi)]
-			for j := range bi {
-				bi[j] -= l0*b0[j] + l1*b1[j] + l2*b2[j] + l3*b3[j]
-			}
+		for r := r0; r < r1; r++ {
+			neg[r] = -op(i, r)
 		}
-		for ; r < r1; r++ {
-			l := op(i, r)
-			br := b.Data[r*b.Stride : r*b.Stride+w]
-			br = br[:len(bi)]
-			for j := range bi {
-				bi[j] -= l * br[j]
-			}
-		}
+		addRows(bi, neg[r0:r1], b.Data, b.Stride, r0, 0)
 		if !unit {
 			d := 1 / op(i, i)
 			for j := range bi {
@@ -206,34 +212,13 @@ func trsmLeftLoop(t blas64.Triangular, trans bool, b blas64.General) {
 	}
 }
 
-// addMulTLoop adds Pᵀ·x to y for the k×n row-major P (stride ldp): four
-// rows of P per pass over y.
+// addMulTLoop adds Pᵀ·x to y for the k×n row-major P (stride ldp).
 func addMulTLoop(k, n int, p []float64, ldp int, x, y []float64) {
-	y = y[:n]
-	r := 0
-	for ; r+4 <= k; r += 4 {
-		x0, x1, x2, x3 := x[r], x[r+1], x[r+2], x[r+3]
-		p0 := p[r*ldp : r*ldp+n]
-		p1 := p[(r+1)*ldp : (r+1)*ldp+n]
-		p2 := p[(r+2)*ldp : (r+2)*ldp+n]
-		p3 := p[(r+3)*ldp : (r+3)*ldp+n]
-		p0, p1, p2, p3 = p0[:len(y)], p1[:len(y)], p2[:len(y)], p3[:len(y)]
-		for j := range y {
-			y[j] += x0*p0[j] + x1*p1[j] + x2*p2[j] + x3*p3[j]
-		}
-	}
-	for ; r < k; r++ {
-		xr := x[r]
-		pr := p[r*ldp : r*ldp+n]
-		pr = pr[:len(y)]
-		for j := range y {
-			y[j] += xr * pr[j]
-		}
-	}
+	addRows(y[:n], x[:k], p, ldp, 0, 0)
 }
 
 // syrkTUpperLoop adds α·VᵀV to the upper triangle of the n×n S (V is k×n):
-// row i of S from column i on, four rows of V at a time.
+// row i of S from column i on, by addRows.
 func syrkTUpperLoop(alpha float64, v blas64.General, s blas64.Symmetric) {
 	n, k := s.N, v.Rows
 	x := make([]float64, k)
@@ -241,26 +226,6 @@ func syrkTUpperLoop(alpha float64, v blas64.General, s blas64.Symmetric) {
 		for r := range x {
 			x[r] = alpha * v.Data[r*v.Stride+i]
 		}
-		si := s.Data[i*s.Stride+i : i*s.Stride+n]
-		r := 0
-		for ; r+4 <= k; r += 4 {
-			x0, x1, x2, x3 := x[r], x[r+1], x[r+2], x[r+3]
-			b0 := v.Data[r*v.Stride+i : r*v.Stride+n]
-			b1 := v.Data[(r+1)*v.Stride+i : (r+1)*v.Stride+n]
-			b2 := v.Data[(r+2)*v.Stride+i : (r+2)*v.Stride+n]
-			b3 := v.Data[(r+3)*v.Stride+i : (r+3)*v.Stride+n]
-			b0, b1, b2, b3 = b0[:len(si)], b1[:len(si)], b2[:len(si)], b3[:len(si)]
-			for j := range si {
-				si[j] += x0*b0[j] + x1*b1[j] + x2*b2[j] + x3*b3[j]
-			}
-		}
-		for ; r < k; r++ {
-			x0 := x[r]
-			br := v.Data[r*v.Stride+i : r*v.Stride+n]
-			br = br[:len(si)]
-			for j := range si {
-				si[j] += x0 * br[j]
-			}
-		}
+		addRows(s.Data[i*s.Stride+i:i*s.Stride+n], x, v.Data, v.Stride, 0, i)
 	}
 }
