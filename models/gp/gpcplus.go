@@ -46,6 +46,7 @@ type gpcPlusState struct {
 	damping   float64
 	gh        *ep.GaussHermite
 	warm      *ep.Sites
+	accel     *ep.Accel
 	tick      func(sweep, site int)
 	gtick     func() // progress inside the evidence gradient
 	sweeps    int
@@ -99,7 +100,7 @@ func (s *gpcPlusState) run(theta []float64) (*ep.Result, *mat.SymDense, *mat.Sym
 		return h.LogZ
 	}
 	res, err := ep.Run(s.ctx, []ep.Block{{K: Kf, AllowNegative: !s.skipNegF}, {K: Kg, Mean: m0, AllowNegative: true}}, site,
-		ep.Options{MaxSweeps: s.maxSweeps, Tol: s.tol, SiteTol: math.Min(math.Sqrt(s.tol), 1e4*s.tol), Damping: s.damping, Extrapolate: !s.noExtrap, Init: s.warm, Progress: s.tick})
+		ep.Options{MaxSweeps: s.maxSweeps, Tol: s.tol, SiteTol: math.Min(math.Sqrt(s.tol), 1e4*s.tol), Damping: s.damping, Extrapolate: !s.noExtrap, Accel: s.accel, Init: s.warm, Progress: s.tick})
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -271,7 +272,7 @@ func fitGPCPlus(ctx context.Context, train *data.Dataset, y []float64, v model.V
 	_, dz := train.Z.Dims()
 	ard := v.Bool("ard")
 	nodes := v.Int("quad_nodes")
-	st := &gpcPlusState{ctx: ctx, X: train.X, Z: train.Z, y: y, maxSweeps: v.Int("max_sweeps"), tol: 1e-6,
+	st := &gpcPlusState{ctx: ctx, X: train.X, Z: train.Z, y: y, maxSweeps: v.Int("max_sweeps"), tol: 1e-6, accel: new(ep.Accel),
 		damping: v.Float("damping"), gh: ep.NewGaussHermite(nodes)}
 	thF := startTheta(v.Float("amplitude"), v.Float("lengthscale"), ard, d)
 	thG := startTheta(v.Float("gamplitude"), v.Float("glengthscale"), ard, dz)

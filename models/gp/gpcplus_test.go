@@ -200,6 +200,59 @@ func TestGPCPlusAndersonSameFixedPoint(t *testing.T) {
 	t.Logf("sweeps: accelerated %d, plain %d", ra.Sweeps, rc.Sweeps)
 }
 
+// Type-II ML carries Anderson acceleration's history from one evidence
+// evaluation to the next (ep.Options.Accel). Along a sequence of nearby
+// hyper-parameters, as a line search visits them, the carried runs must reach
+// the fixed point of fresh plain EP at every point (evidence, posterior means
+// and variances), like the warm-started runs that do not carry it.
+func TestGPCPlusAccelCarrySameFixedPoint(t *testing.T) {
+	ds, y := lupiData(150, 5)
+	path := [][]float64{
+		{0, 0, 0, 0, 0},
+		{0, 0.5, 0, -0.2, -0.4},
+		{0, 0.55, 0, -0.25, -0.6},
+		{0, 0.56, 0, -0.24, -0.62},
+	}
+	carry := plusState(ds, y, 1e-10)
+	carry.accel = new(ep.Accel)
+	warm := plusState(ds, y, 1e-10)
+	var sc, sw int
+	for k, th := range path {
+		rc, _, _, err := carry.run(th)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rw, _, _, err := warm.run(th)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref := plusState(ds, y, 1e-12)
+		ref.noExtrap = true
+		rr, _, _, err := ref.run(th)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range []*ep.Result{rc, rw} {
+			if !r.Converged || math.Abs(r.LogZ-rr.LogZ) > 1e-8 {
+				t.Fatalf("point %d: log Z %.12g (%d sweeps, converged %v) vs plain EP %.12g", k, r.LogZ, r.Sweeps, r.Converged, rr.LogZ)
+			}
+			for b := 0; b < 2; b++ {
+				for i := range y {
+					if math.Abs(r.Mu[b][i]-rr.Mu[b][i]) > 1e-6 || math.Abs(r.Var[b][i]-rr.Var[b][i]) > 1e-6 {
+						t.Fatalf("point %d block %d site %d: (%g, %g) vs plain EP (%g, %g)", k, b, i, r.Mu[b][i], r.Var[b][i], rr.Mu[b][i], rr.Var[b][i])
+					}
+				}
+			}
+		}
+		if k > 0 {
+			sc += rc.Sweeps
+			sw += rw.Sweeps
+		}
+		t.Logf("point %d: sweeps carried %d, warm %d, plain from zero %d", k, rc.Sweeps, rw.Sweeps, rr.Sweeps)
+	}
+	t.Logf("warm-started points: %d sweeps carried, %d without", sc, sw)
+}
+
 func fitSpec(t *testing.T, id string, ds *data.Dataset, set map[string]string) (model.Fitted, error) {
 	t.Helper()
 	spec, err := model.Lookup(id)

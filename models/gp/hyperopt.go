@@ -115,9 +115,12 @@ func optimizeHyper(ctx context.Context, hs hyperSearch, ev evidenceFunc, tick fu
 	}
 	if len(hs.starts) > 0 && len(idx) > 0 {
 		bestStart, bestLZ := hs.theta0, math.Inf(-1)
-		for _, s := range append([][]float64{hs.theta0}, hs.starts...) {
+		for k, s := range append([][]float64{hs.theta0}, hs.starts...) {
 			if err := ctx.Err(); err != nil {
 				return nil, err
+			}
+			if k > 0 && sameStart(s, hs.theta0) {
+				continue
 			}
 			lz, g, err := ev(s)
 			best.evaluations++
@@ -185,6 +188,13 @@ func optimizeHyper(ctx context.Context, hs hyperSearch, ev evidenceFunc, tick fu
 					return math.Inf(1), make([]float64, len(x))
 				}
 				th, pen, dpen := full(x)
+				if pen > farPenalty && !math.IsInf(bestF, 1) {
+					// Far outside the box (see farPenalty): no EP run.
+					grad := append([]float64(nil), dpen...)
+					f := bestF + pen
+					cacheX, cacheF, cacheG = append(cacheX[:0], x...), f, grad
+					return f, grad
+				}
 				var lz float64
 				var g []float64
 				var err error
@@ -319,6 +329,19 @@ func optimizeHyper(ctx context.Context, hs hyperSearch, ev evidenceFunc, tick fu
 	return best, nil
 }
 
+// farPenalty: a trial point whose box penalty exceeds it (more than
+// √(farPenalty/50) = 1.4 beyond a bound in log-parameters, i.e. a factor of
+// four past length-scale bounds that already span 10⁻³…10⁴) is not evaluated.
+// L-BFGS proposes such points when its curvature memory is degenerate along
+// a nearly flat direction of the evidence (wdbc's g length-scale: a step to
+// (ℓ_f, ℓ_g, m_g) = (e⁶⁵, e⁻²⁷³, −60)); an EP run at the clamped point costs
+// as many sweeps as a cold start, and it leaves the next warm start far from
+// where the line search returns. The objective there is the phase's best value
+// plus the penalty (the penalty alone is 10³ times any evidence difference
+// the search meets), its gradient the penalty's, so the line search backs off
+// exactly as it would from the evaluated point.
+var farPenalty = 100.0
+
 // flatConverge is optimize.FunctionConverge that only accepts a stalled
 // objective where the gradient is small too (‖∇‖∞ ≤ gmax): on a nearly flat
 // evidence (e.g. GPC's amplitude on separable data) the evidence may change
@@ -336,6 +359,22 @@ func (c *flatConverge) Converged(l *optimize.Location) optimize.Status {
 		return optimize.NotTerminated
 	}
 	return st
+}
+
+// sameStart reports whether two starts agree to 10⁻⁴ in every
+// log-parameter (0.01 %): a length-scale given as the median distance to six
+// digits (the gpcplus experiment) is the median-distance start, and
+// screening it again would cost an EP run for nothing.
+func sameStart(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Abs(a[i]-b[i]) > 1e-4 {
+			return false
+		}
+	}
+	return true
 }
 
 func infNorm(a []float64) float64 {

@@ -25,6 +25,16 @@ type anderson struct {
 	fk, w  []float64
 }
 
+// restart forgets the last iterate but keeps the secant pairs (ΔF, ΔG):
+// a Run warm-started at nearby hyper-parameters (Options.Accel) begins with
+// the previous run's picture of the sweep map's slow modes.
+func (a *anderson) restart(n int) {
+	a.prevF, a.prevG = nil, nil
+	if len(a.dF) > 0 && len(a.dF[0]) != n {
+		a.dF, a.dG = a.dF[:0], a.dG[:0]
+	}
+}
+
 func (a *anderson) reset() {
 	a.prevF, a.prevG = nil, nil
 	a.dF, a.dG = a.dF[:0], a.dG[:0]

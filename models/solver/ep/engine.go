@@ -58,9 +58,21 @@ type Options struct {
 	// at 0); a point without a proper posterior is dropped and EP goes on
 	// from the swept sites. The fixed point is unchanged.
 	Extrapolate bool
+	// Accel, with Extrapolate, carries the acceleration's history from one
+	// Run to the next (see Accel); nil starts afresh.
+	Accel *Accel
 	// Progress, if set, is called every few sites (sweep from 1).
 	Progress func(sweep, site int)
 }
+
+// Accel holds Anderson acceleration's secant history between Runs at
+// nearby hyper-parameters (type-II ML warm-starts each evidence evaluation
+// from the last one's sites). The slow modes of GPC+'s sweeps (the f-scale /
+// g-level near-symmetry) change little with the hyper-parameters, so the
+// previous run's residual differences let the first sweeps of the next one
+// extrapolate along them at once instead of rediscovering them. The fixed
+// point is unchanged. An Accel is not safe for concurrent Runs.
+type Accel struct{ a anderson }
 
 // Result is a converged (or stopped) EP approximation.
 type Result struct {
@@ -229,7 +241,13 @@ func Run(ctx context.Context, blocks []Block, site SiteFunc, opt Options) (*Resu
 	var aa *anderson
 	var xs, gs, cand []float64
 	if opt.Extrapolate {
-		aa = &anderson{m: andersonMemory}
+		if opt.Accel != nil {
+			aa = &opt.Accel.a
+			aa.m = andersonMemory
+			aa.restart(2 * nb * n)
+		} else {
+			aa = &anderson{m: andersonMemory}
+		}
 	}
 	for sweep := 1; sweep <= opt.MaxSweeps; sweep++ {
 		sweepNow = sweep
