@@ -420,3 +420,26 @@ func paramsKey(v model.Values) string {
 	}
 	return strings.Join(parts, ",")
 }
+
+// BenchmarkLowRankQLambda: the linear privileged kernel's factor V (Qλ =
+// VVᵀ) for Z̃ of the shipped data's sizes: wdbc's training part (171×21)
+// and digits' (269×65, 1438×65).
+func BenchmarkLowRankQLambda(b *testing.B) {
+	for _, sz := range [][2]int{{171, 21}, {269, 65}, {1438, 65}} {
+		rng := rand.New(rand.NewPCG(uint64(sz[0]), uint64(sz[1])))
+		zt := mat.NewDense(sz[0], sz[1], nil)
+		for i := 0; i < sz[0]; i++ {
+			for j := 0; j < sz[1]; j++ {
+				zt.Set(i, j, rng.NormFloat64())
+			}
+			zt.Set(i, sz[1]-1, 1)
+		}
+		b.Run(fmt.Sprintf("n=%d/r=%d", sz[0], sz[1]), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := LowRankQLambda(zt, 1, 1e-3); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

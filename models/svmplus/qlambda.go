@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 
 	"lupilab/models/fastblas"
@@ -92,30 +93,40 @@ func LowRankQLambda(zt *mat.Dense, C, lambda float64) (*mat.Dense, error) {
 	if err := checkCL(C, lambda); err != nil {
 		return nil, err
 	}
-	n, r := zt.Dims()
+	return lowRankQLambdaT(mat.DenseCopyOf(zt.T()), C, lambda)
+}
+
+// lowRankQLambdaT is LowRankQLambda given Z̃ᵀ (r×n; overwritten): its rows
+// are Z̃'s columns, so that both the Gram matrix and the triangular solve
+// run along rows of length n.
+func lowRankQLambdaT(cols *mat.Dense, C, lambda float64) (*mat.Dense, error) {
+	if err := checkCL(C, lambda); err != nil {
+		return nil, err
+	}
+	r, n := cols.Dims()
+	cr := cols.RawMatrix()
 	// C·Z̃ᵀZ̃ + λI: the Gram matrix of Z̃'s columns (fastblas: four-accumulator
 	// loops under WebAssembly, where gonum's Syrk is 3× slower).
-	cols := mat.DenseCopyOf(zt.T())
-	cr := cols.RawMatrix()
-	g := mat.NewSymDense(r, nil)
-	gr := g.RawSymmetric()
-	fastblas.GramUpper(r, n, cr.Data, cr.Stride, gr.Data, gr.Stride)
+	g := blas64.Symmetric{N: r, Stride: r, Uplo: blas.Upper, Data: make([]float64, r*r)}
+	fastblas.GramUpper(r, n, cr.Data, cr.Stride, g.Data, g.Stride)
 	for i := 0; i < r; i++ {
-		row := gr.Data[i*gr.Stride+i : i*gr.Stride+r]
+		row := g.Data[i*g.Stride+i : i*g.Stride+r]
 		for j := range row {
 			row[j] *= C
 		}
 		row[0] += lambda
 	}
-	var ch mat.Cholesky
-	if ok := ch.Factorize(g); !ok {
+	// RᵀR = C·Z̃ᵀZ̃ + λI by LAPACK's Cholesky (mat.Cholesky would add a
+	// condition estimate, 15 % of this function on wdbc; λI bounds the
+	// condition number by 1 + C‖Z̃‖²/λ anyway).
+	u, ok := lapack64.Potrf(g)
+	if !ok {
 		return nil, errors.New("svmplus: C·Z̃ᵀZ̃ + λI is not positive definite (non-finite privileged features?)")
 	}
-	v := mat.NewDense(n, r, nil)
-	v.Copy(zt)
-	u := ch.RawU().(*mat.TriDense).RawTriangular()
-	// V = Z̃R⁻¹: solve X·R = Z̃.
-	blas64.Trsm(blas.Right, blas.NoTrans, 1, u, v.RawMatrix())
+	// Vᵀ = R⁻ᵀZ̃ᵀ: a left solve whose updates are rows of length n (the
+	// right solve V = Z̃R⁻¹ updates rows of length r: 2–3× slower here).
+	fastblas.TrsmLeft(u, true, cr)
+	v := mat.DenseCopyOf(cols.T())
 	if _, ok := allFinite(v.RawMatrix().Data); !ok {
 		return nil, errors.New("svmplus: Qλ factor has non-finite entries")
 	}

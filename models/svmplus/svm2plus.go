@@ -272,13 +272,16 @@ func privileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lambda f
 func privilegedTick(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lambda float64, tick func()) (*qlam, error) {
 	n, s := Z.Dims()
 	if (kz.Kind == kernel.Linear || kz.Kind == "") && s+1 < n {
-		zt := mat.NewDense(n, s+1, nil)
+		// Z̃ᵀ, the augmented features by rows (lowRankQLambdaT).
+		zt := mat.NewDense(s+1, n, nil)
+		zr, tr := Z.RawMatrix(), zt.RawMatrix()
 		for i := 0; i < n; i++ {
-			row := zt.RawRowView(i)
-			copy(row, Z.RawRowView(i))
-			row[s] = 1
+			for j, x := range zr.Data[i*zr.Stride : i*zr.Stride+s] {
+				tr.Data[j*tr.Stride+i] = x
+			}
+			tr.Data[s*tr.Stride+i] = 1
 		}
-		v, err := LowRankQLambda(zt, C, lambda)
+		v, err := lowRankQLambdaT(zt, C, lambda)
 		if err != nil {
 			return nil, err
 		}
