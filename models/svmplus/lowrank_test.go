@@ -438,3 +438,59 @@ func TestPolishExtends(t *testing.T) {
 		t.Logf("class %s: %d iterations, %d polish(es), objective %.10g (eps 1e-9: %.10g, %d iterations)", cls, r.Iter, r.Polishes, r.Obj, ref.Obj, ref.Iter)
 	}
 }
+
+// TestFactorRows: with a factor whose Qλ rows are not kept (wdbc: r = 21 <
+// lowRankDenseFrom) svm2Matrix serves rows of Q as one product over
+// W = [y∘X, V]. Every entry must equal the K row plus the Qλ row (the path
+// without W) to rounding, for full rows and for sub-rows of every size.
+func TestFactorRows(t *testing.T) {
+	part, _ := shippedSplit(t, "wdbc", 0.3, 1)
+	X, Z := part.X, part.Z
+	n, _ := X.Dims()
+	y := make([]float64, n)
+	for i, c := range part.Y {
+		y[i] = float64(2*c - 1)
+	}
+	lin := kernel.Kernel{Kind: kernel.Linear}
+	q, err := privileged(context.Background(), Z, lin, 0.001, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.rows != nil || q.full != nil {
+		t.Fatalf("Qλ keeps its rows (factor rank %d): the test needs a small factor", q.v.RawMatrix().Cols)
+	}
+	kq, err := kernel.NewQ(lin, X, y, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, release := svm2Factor(X, y, lin, q)
+	defer release()
+	if w == nil {
+		t.Fatal("no factor W")
+	}
+	withW, without := &svm2Matrix{k: kq, q: q, w: w}, &svm2Matrix{k: kq, q: q}
+	rng := rand.New(rand.NewPCG(5, 9))
+	got, want := make([]float64, n), make([]float64, n)
+	for _, i := range []int{0, 1, n / 2, n - 1} {
+		withW.Row(i, got)
+		without.Row(i, want)
+		for j := range want {
+			if math.Abs(got[j]-want[j]) > 1e-12*(1+math.Abs(want[j])) {
+				t.Fatalf("Row(%d)[%d] = %.17g, want %.17g", i, j, got[j], want[j])
+			}
+		}
+		for _, m := range []int{n, n - 3, n / 2, n / 3, 2} {
+			idx := rng.Perm(n)[:m]
+			withW.SubRow(i, idx, got[:m])
+			without.SubRow(i, idx, want[:m])
+			for tt := range idx {
+				if math.Abs(got[tt]-want[tt]) > 1e-12*(1+math.Abs(want[tt])) {
+					t.Fatalf("SubRow(%d, %d indices)[%d] = %.17g, want %.17g", i, m, tt, got[tt], want[tt])
+				}
+			}
+		}
+	}
+	if withW.full == nil {
+		t.Error("the rows did not come from the factor W")
+	}
+}
