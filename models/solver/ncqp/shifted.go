@@ -55,9 +55,18 @@ func CholeskyShiftedIn(h *mat.SymDense, maxd float64, tick func(), buf []float64
 func triSolver(u blas64.Triangular) func(b []float64) []float64 {
 	return func(b []float64) []float64 {
 		x := append([]float64(nil), b...)
-		v := blas64.Vector{N: len(x), Inc: 1, Data: x}
-		blas64.Trsv(blas.Trans, u, v)
-		blas64.Trsv(blas.NoTrans, u, v)
+		// Uᵀ is lower triangular: the leading zeros of b stay zero in the
+		// forward solve, which starts at the first non-zero (a polish
+		// solves with unit vectors eₖ, one per variable it fixes).
+		s := 0
+		for s < len(x) && x[s] == 0 {
+			s++
+		}
+		if s < len(x) {
+			ts := blas64.Triangular{Uplo: u.Uplo, Diag: u.Diag, N: u.N - s, Stride: u.Stride, Data: u.Data[s*u.Stride+s:]}
+			blas64.Trsv(blas.Trans, ts, blas64.Vector{N: len(x) - s, Inc: 1, Data: x[s:]})
+		}
+		blas64.Trsv(blas.NoTrans, u, blas64.Vector{N: len(x), Inc: 1, Data: x})
 		for _, e := range x {
 			if math.IsNaN(e) || math.IsInf(e, 0) {
 				return nil

@@ -34,6 +34,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 	"unsafe"
 
 	"gonum.org/v1/gonum/mat"
@@ -198,6 +199,18 @@ func solve[T elem](ctx context.Context, p *Problem, opt Options) (*Result, error
 	if err != nil {
 		return nil, err
 	}
+	// The polish's scratch comes from a pool: the tasks of a one-vs-rest
+	// fit and the points of a grid search each start a solver, and each
+	// would otherwise grow its scratch afresh (digits, n = 269: 7 % of the
+	// polish in allocation and zeroing).
+	if ps, ok := polishPool.Get().(*polishScratch); ok {
+		s.pol = *ps
+	}
+	defer func() {
+		ps := s.pol
+		s.pol = polishScratch{}
+		polishPool.Put(&ps)
+	}()
 	if err := s.initGradient(ctx); err != nil {
 		return nil, err
 	}
@@ -206,6 +219,9 @@ func solve[T elem](ctx context.Context, p *Problem, opt Options) (*Result, error
 	}
 	return s.result(), nil
 }
+
+// polishPool recycles polishScratch between solves.
+var polishPool sync.Pool
 
 // elem is the storage type of cached Q rows: float64, or float32 as in
 // LIBSVM (Qfloat) to halve the cache and the memory traffic.
