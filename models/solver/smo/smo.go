@@ -206,6 +206,7 @@ func solve[T elem](ctx context.Context, p *Problem, opt Options) (*Result, error
 	if ps, ok := polishPool.Get().(*polishScratch); ok {
 		s.pol = *ps
 	}
+	s.pol.reset(s.l)
 	defer func() {
 		ps := s.pol
 		s.pol = polishScratch{}
