@@ -3,7 +3,8 @@
 //   - Dot, MulVec (y = Ax), AddMulT (y += Aᵀx);
 //   - GramUpper (the upper triangle of AAᵀ), SyrkTUpper (S += αVᵀV, upper);
 //   - AddABt (C += BAᵀ), GemmAcc (C += α·op(A)·B);
-//   - TrsmLeft (B ← op(T)⁻¹B).
+//   - TrsmLeft (B ← op(T)⁻¹B), TrsvUpper (x ← U⁻¹x or U⁻ᵀx);
+//   - Potrf (the Cholesky factor of a small matrix, in place).
 //
 // Natively they are gonum's BLAS (assembly kernels on amd64 and arm64).
 // Under WebAssembly gonum has no assembly. Its pure-Go kernels (one

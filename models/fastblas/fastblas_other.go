@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/lapack/lapack64"
 )
 
 // Dot returns Σ a[t]·b[t] over len(a) entries (len(b) ≥ len(a)).
@@ -61,4 +62,18 @@ func AddMulT(k, n int, p []float64, ldp int, x, y []float64) {
 func SyrkTUpper(alpha float64, v blas64.General, s blas64.Symmetric) {
 	s.Uplo = blas.Upper
 	blas64.Syrk(blas.Trans, alpha, v, 1, s)
+}
+
+// Potrf is lapack64.Potrf (the Cholesky factor in place; false when a is
+// not positive definite).
+func Potrf(a blas64.Symmetric) (blas64.Triangular, bool) { return lapack64.Potrf(a) }
+
+// TrsvUpper overwrites x with U⁻¹x, or U⁻ᵀx when trans (U upper
+// triangular, non-unit).
+func TrsvUpper(u blas64.Triangular, trans bool, x []float64) {
+	tr := blas.NoTrans
+	if trans {
+		tr = blas.Trans
+	}
+	blas64.Trsv(tr, u, blas64.Vector{N: u.N, Inc: 1, Data: x})
 }

@@ -255,3 +255,84 @@ func TestSyrkTUpper(t *testing.T) {
 		}
 	}
 }
+
+// Potrf and TrsvUpper (both versions): UᵀU reproduces a positive definite
+// matrix (the strict lower triangle untouched), an indefinite one is
+// refused, and the triangular solves satisfy U·x = b and Uᵀ·x = b.
+func TestPotrfTrsv(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, n := range []int{1, 2, 5, 21, 64, 70} {
+		ld := n + 3
+		b := rnd(rng, n*n)
+		a0 := make([]float64, n*ld)
+		for i := 0; i < n; i++ {
+			for j := 0; j < ld; j++ {
+				a0[i*ld+j] = math.NaN() // outside the upper triangle: must stay
+			}
+			for j := i; j < n; j++ {
+				a0[i*ld+j] = naiveDot(b[i*n:(i+1)*n], b[j*n:(j+1)*n])
+			}
+			a0[i*ld+i] += float64(n)
+		}
+		for _, f := range []struct {
+			name  string
+			potrf func(n int, a []float64, lda int) bool
+			trsv  func(u blas64.Triangular, trans bool, x []float64)
+		}{
+			{"exported", func(n int, a []float64, lda int) bool {
+				_, ok := Potrf(blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: lda, Data: a})
+				return ok
+			}, TrsvUpper},
+			{"loops", potrfLoop, trsvUpperLoop},
+		} {
+			a := append([]float64(nil), a0...)
+			if !f.potrf(n, a, ld) {
+				t.Fatalf("%s n = %d: positive definite matrix refused", f.name, n)
+			}
+			for i := 0; i < n; i++ {
+				for j := 0; j < ld; j++ {
+					if (j < i || j >= n) && !math.IsNaN(a[i*ld+j]) {
+						t.Fatalf("%s n = %d: wrote outside the upper triangle at (%d, %d)", f.name, n, i, j)
+					}
+				}
+				for j := i; j < n; j++ {
+					var s float64
+					for r := 0; r <= i; r++ {
+						s += a[r*ld+i] * a[r*ld+j]
+					}
+					if !close(s, a0[i*ld+j]) {
+						t.Fatalf("%s n = %d: (UᵀU)[%d][%d] = %v, want %v", f.name, n, i, j, s, a0[i*ld+j])
+					}
+				}
+			}
+			u := blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: n, Stride: ld, Data: a}
+			for _, trans := range []bool{false, true} {
+				rhs := rnd(rng, n)
+				x := append([]float64(nil), rhs...)
+				f.trsv(u, trans, x)
+				for i := 0; i < n; i++ {
+					var s float64
+					for r := 0; r < n; r++ {
+						ui, ur := i, r
+						if trans {
+							ui, ur = r, i
+						}
+						if ur >= ui {
+							s += a[ui*ld+ur] * x[r]
+						}
+					}
+					if math.Abs(s-rhs[i]) > 1e-12*(1+math.Abs(rhs[i])) {
+						t.Fatalf("%s n = %d trans = %v: (op(U)x)[%d] = %v, want %v", f.name, n, trans, i, s, rhs[i])
+					}
+				}
+			}
+			if n > 1 {
+				bad := append([]float64(nil), a0...)
+				bad[(n-1)*ld+n-1] = -1
+				if f.potrf(n, bad, ld) {
+					t.Errorf("%s n = %d: indefinite matrix accepted", f.name, n)
+				}
+			}
+		}
+	}
+}

@@ -2,7 +2,11 @@
 
 package fastblas
 
-import "gonum.org/v1/gonum/blas/blas64"
+import (
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
+)
 
 // Dot returns Σ a[t]·b[t] over len(a) entries (len(b) ≥ len(a)).
 func Dot(a, b []float64) float64 { return dotLoop(a, b) }
@@ -31,3 +35,27 @@ func AddMulT(k, n int, p []float64, ldp int, x, y []float64) { addMulTLoop(k, n,
 
 // SyrkTUpper adds α·VᵀV to the upper triangle of S (V is k×n, S n×n).
 func SyrkTUpper(alpha float64, v blas64.General, s blas64.Symmetric) { syrkTUpperLoop(alpha, v, s) }
+
+// Potrf is lapack64.Potrf (the Cholesky factor in place; false when a is
+// not positive definite), for the upper triangle by potrfLoop.
+func Potrf(a blas64.Symmetric) (blas64.Triangular, bool) {
+	if a.Uplo != blas.Upper {
+		return lapack64.Potrf(a)
+	}
+	ok := potrfLoop(a.N, a.Data, a.Stride)
+	return blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: a.N, Stride: a.Stride, Data: a.Data}, ok
+}
+
+// TrsvUpper overwrites x with U⁻¹x, or U⁻ᵀx when trans (U upper
+// triangular, non-unit).
+func TrsvUpper(u blas64.Triangular, trans bool, x []float64) {
+	if u.Uplo != blas.Upper || u.Diag != blas.NonUnit {
+		tr := blas.NoTrans
+		if trans {
+			tr = blas.Trans
+		}
+		blas64.Trsv(tr, u, blas64.Vector{N: u.N, Inc: 1, Data: x})
+		return
+	}
+	trsvUpperLoop(u, trans, x)
+}

@@ -1,6 +1,8 @@
 package fastblas
 
 import (
+	"math"
+
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 )
@@ -227,5 +229,67 @@ func syrkTUpperLoop(alpha float64, v blas64.General, s blas64.Symmetric) {
 			x[r] = alpha * v.Data[r*v.Stride+i]
 		}
 		addRows(s.Data[i*s.Stride+i:i*s.Stride+n], x, v.Data, v.Stride, 0, i)
+	}
+}
+
+// potrfLoop overwrites the upper triangle of the n×n row-major a (stride
+// lda) with its Cholesky factor U (a = UᵀU), right-looking by rows: after
+// row k of U is known, the trailing rows are updated by contiguous axpys.
+// False when a is not positive definite (a pivot ≤ 0 or NaN).
+func potrfLoop(n int, a []float64, lda int) bool {
+	for k := 0; k < n; k++ {
+		rk := a[k*lda : k*lda+n]
+		d := rk[k]
+		if !(d > 0) {
+			return false
+		}
+		d = math.Sqrt(d)
+		rk[k] = d
+		inv := 1 / d
+		for j := k + 1; j < n; j++ {
+			rk[j] *= inv
+		}
+		for i := k + 1; i < n; i++ {
+			if f := rk[i]; f != 0 {
+				axpyLoop(-f, rk[i:n], a[i*lda+i:i*lda+n])
+			}
+		}
+	}
+	return true
+}
+
+// axpyLoop adds f·x to y (len(y) ≥ len(x)), four entries per pass.
+func axpyLoop(f float64, x, y []float64) {
+	y = y[:len(x)]
+	t := 0
+	for ; t+4 <= len(x); t += 4 {
+		y[t] += f * x[t]
+		y[t+1] += f * x[t+1]
+		y[t+2] += f * x[t+2]
+		y[t+3] += f * x[t+3]
+	}
+	for ; t < len(x); t++ {
+		y[t] += f * x[t]
+	}
+}
+
+// trsvUpperLoop overwrites x with U⁻¹x, or U⁻ᵀx when trans, for the upper
+// triangular non-unit U (row-major): Uᵀ by forward substitution with
+// axpys along U's rows, U by backward substitution with dot products.
+func trsvUpperLoop(u blas64.Triangular, trans bool, x []float64) {
+	n, ld := u.N, u.Stride
+	x = x[:n]
+	if trans {
+		for i := 0; i < n; i++ {
+			xi := x[i] / u.Data[i*ld+i]
+			x[i] = xi
+			if xi != 0 {
+				axpyLoop(-xi, u.Data[i*ld+i+1:i*ld+n], x[i+1:])
+			}
+		}
+		return
+	}
+	for i := n - 1; i >= 0; i-- {
+		x[i] = (x[i] - dotLoop(u.Data[i*ld+i+1:i*ld+n], x[i+1:])) / u.Data[i*ld+i]
 	}
 }

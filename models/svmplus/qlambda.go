@@ -10,7 +10,6 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
-	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 
 	"lupilab/models/fastblas"
@@ -116,7 +115,7 @@ func lowRankQLambdaT(cols *mat.Dense, C, lambda float64) (*mat.Dense, error) {
 	// RᵀR = C·Z̃ᵀZ̃ + λI by LAPACK's Cholesky (mat.Cholesky would add a
 	// condition estimate, 15 % of this function on wdbc; λI bounds the
 	// condition number by 1 + C‖Z̃‖²/λ anyway).
-	u, ok := lapack64.Potrf(g)
+	u, ok := fastblas.Potrf(g)
 	if !ok {
 		return nil, errors.New("svmplus: C·Z̃ᵀZ̃ + λI is not positive definite (non-finite privileged features?)")
 	}

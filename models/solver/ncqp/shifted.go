@@ -8,6 +8,8 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
+
+	"lupilab/models/fastblas"
 )
 
 // CholeskyShifted factorises h + δI = UᵀU with CholeskyTick, δ from
@@ -64,9 +66,9 @@ func triSolver(u blas64.Triangular) func(b []float64) []float64 {
 		}
 		if s < len(x) {
 			ts := blas64.Triangular{Uplo: u.Uplo, Diag: u.Diag, N: u.N - s, Stride: u.Stride, Data: u.Data[s*u.Stride+s:]}
-			blas64.Trsv(blas.Trans, ts, blas64.Vector{N: len(x) - s, Inc: 1, Data: x[s:]})
+			fastblas.TrsvUpper(ts, true, x[s:])
 		}
-		blas64.Trsv(blas.NoTrans, u, blas64.Vector{N: len(x), Inc: 1, Data: x})
+		fastblas.TrsvUpper(u, false, x)
 		for _, e := range x {
 			if math.IsNaN(e) || math.IsInf(e, 0) {
 				return nil

@@ -7,7 +7,6 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/lapack64"
 
 	"lupilab/models/fastblas"
 )
@@ -368,7 +367,7 @@ func CholeskyTick(a []float64, n int, tick func()) bool {
 	for k0 := 0; k0 < n; k0 += cholBlock {
 		k1 := min(n, k0+cholBlock)
 		d := blas64.Symmetric{Uplo: blas.Upper, N: k1 - k0, Stride: n, Data: a[k0*n+k0:]}
-		ukk, ok := lapack64.Potrf(d)
+		ukk, ok := fastblas.Potrf(d)
 		if !ok {
 			return false
 		}
