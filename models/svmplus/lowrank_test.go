@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"lupilab/models/data"
@@ -492,5 +493,64 @@ func TestFactorRows(t *testing.T) {
 	}
 	if withW.full == nil {
 		t.Error("the rows did not come from the factor W")
+	}
+}
+
+// TestQCache: the one-vs-rest tasks share Qλ through qcache. The same
+// privileged block (or an equal copy) with the same kernel, C and λ hits
+// it; any change of an entry (also in place, after caching), of the shape,
+// the kernel, C or λ misses it; and a hit serves the Qλ of its own data
+// (the diagonal computed once matches the factor's).
+func TestQCache(t *testing.T) {
+	resetQCache()
+	defer resetQCache()
+	part, _ := shippedSplit(t, "wdbc", 0.3, 1)
+	Z := part.Z
+	lin := kernel.Kernel{Kind: kernel.Linear}
+	ctx := context.Background()
+	q0, hit, err := cachedPrivileged(ctx, Z, lin, 0.1, 1, nil)
+	if err != nil || hit {
+		t.Fatalf("first call: hit %v, err %v", hit, err)
+	}
+	want := func(name string, Z *mat.Dense, kz kernel.Kernel, C, lambda float64, wantHit bool) {
+		t.Helper()
+		q, hit, err := cachedPrivileged(ctx, Z, kz, C, lambda, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hit != wantHit || (hit && q != q0) {
+			t.Fatalf("%s: hit = %v, want %v", name, hit, wantHit)
+		}
+		if !hit {
+			// put the original entry back
+			if _, _, err := cachedPrivileged(ctx, part.Z, lin, 0.1, 1, nil); err != nil {
+				t.Fatal(err)
+			}
+			q0 = qcache.q
+		}
+	}
+	want("same block", Z, lin, 0.1, 1, true)
+	want("equal copy", mat.DenseCopyOf(Z), lin, 0.1, 1, true)
+	changed := mat.DenseCopyOf(Z)
+	changed.Set(7, 3, changed.At(7, 3)*(1+1e-15)+1e-300)
+	want("one entry changed", changed, lin, 0.1, 1, false)
+	r, c := Z.Dims()
+	want("fewer rows", mat.DenseCopyOf(Z.Slice(0, r-1, 0, c)), lin, 0.1, 1, false)
+	want("other C", Z, lin, 0.2, 1, false)
+	want("other λ", Z, lin, 0.1, 2, false)
+	want("other kernel", Z, kernel.Kernel{Kind: kernel.RBF, Gamma: 0.5}, 0.1, 1, false)
+	// Z changed in place after caching: the kept copy tells.
+	inPlace := mat.DenseCopyOf(Z)
+	qa, _, _ := cachedPrivileged(ctx, inPlace, lin, 0.1, 1, nil)
+	inPlace.Set(0, 0, inPlace.At(0, 0)+1)
+	qb, hit, _ := cachedPrivileged(ctx, inPlace, lin, 0.1, 1, nil)
+	if hit || qa == qb {
+		t.Fatal("a block changed in place after caching hit the cache")
+	}
+	for i := 0; i < r; i++ {
+		v := qb.v.RawRowView(i)
+		if d := qb.diag(i); !closeRel(d, floats.Dot(v, v), 1e-14) {
+			t.Fatalf("diag(%d) = %v, want %v", i, d, floats.Dot(v, v))
+		}
 	}
 }

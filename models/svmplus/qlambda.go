@@ -154,6 +154,9 @@ type qlam struct {
 	// rows are contiguous (the upper triangle alone makes half of every row
 	// a strided column walk).
 	full []float64
+	// dg is the diagonal of VVᵀ, computed once (diagOnce).
+	dg       []float64
+	diagOnce sync.Once
 	// rank is the number of columns of the pivoted Cholesky factor of K̃
 	// when Qλ came from it (0: exact dense or linear-kernel path).
 	rank int
@@ -191,8 +194,17 @@ func (q *qlam) diag(i int) float64 {
 	if q.dense != nil {
 		return q.dense.At(i, i)
 	}
-	r := q.v.RawRowView(i)
-	return floats.Dot(r, r)
+	// Every task of a one-vs-rest fit asks for the whole diagonal (its
+	// solver's Q_ii): computed once per Qλ.
+	q.diagOnce.Do(func() {
+		n, _ := q.v.Dims()
+		q.dg = make([]float64, n)
+		for j := range q.dg {
+			r := q.v.RawRowView(j)
+			q.dg[j] = fastblas.Dot(r, r)
+		}
+	})
+	return q.dg[i]
 }
 
 // keptRowsMax bounds n for newFactorQlam's row store (n² entries: 72 MB
