@@ -283,16 +283,15 @@ func (q *qlam) addSubRow(i int, idx []int, dst []float64) {
 func (q *qlam) mulVec(a []float64) []float64 {
 	n := q.size()
 	out := make([]float64, n)
-	if q.dense != nil {
-		var o mat.VecDense
-		o.MulVec(q.dense, mat.NewVecDense(n, append([]float64(nil), a...)))
-		copy(out, o.RawVector().Data)
+	if q.full != nil {
+		fastblas.MulVec(n, n, q.full, n, a, out)
 		return out
 	}
-	var t, o mat.VecDense
-	t.MulVec(q.v.T(), mat.NewVecDense(n, append([]float64(nil), a...)))
-	o.MulVec(q.v, &t)
-	copy(out, o.RawVector().Data)
+	// V(Vᵀa), both through fastblas (gonum's Gemv is pure Go under wasm).
+	vr := q.v.RawMatrix()
+	t := make([]float64, vr.Cols)
+	fastblas.AddMulT(n, vr.Cols, vr.Data, vr.Stride, a, t)
+	fastblas.MulVec(n, vr.Cols, vr.Data, vr.Stride, t, out)
 	return out
 }
 

@@ -5,8 +5,6 @@ import (
 	"math"
 	"slices"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"lupilab/models/fastblas"
@@ -453,7 +451,8 @@ func (s *solver[T]) faceNewton(F []int, budget float64) (left float64, ok, optim
 		pw.w = grow(pw.w, k)
 		pw.out = grow(pw.out, raw.Rows)
 		w, out := pw.w, pw.out
-		blas64.Gemv(blas.Trans, 1, blas64.General{Rows: nf, Cols: k, Stride: k, Data: wf}, blas64.Vector{N: nf, Inc: 1, Data: x0}, 0, blas64.Vector{N: k, Inc: 1, Data: w})
+		clear(w)
+		fastblas.AddMulT(nf, k, wf, k, x0, w)
 		fastblas.MulVec(raw.Rows, k, raw.Data, raw.Stride, w, out)
 		for t := range s.g[:l] {
 			s.g[t] += out[s.perm[t]]
