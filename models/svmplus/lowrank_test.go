@@ -2,6 +2,7 @@ package svmplus
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -502,8 +503,23 @@ func TestFactorRows(t *testing.T) {
 // the kernel, C or λ misses it; and a hit serves the Qλ of its own data
 // (the diagonal computed once matches the factor's).
 func TestQCache(t *testing.T) {
+	for _, copyMax := range []int{qcacheCopyMax, 0} {
+		// 0: every block counts as large and is recognised by its hash.
+		t.Run(fmt.Sprintf("copyMax=%d", copyMax), func(t *testing.T) {
+			old := qcacheCopyMax
+			qcacheCopyMax = copyMax
+			defer func() { qcacheCopyMax = old }()
+			testQCache(t)
+			if (qcache.z == nil) != (copyMax == 0) {
+				t.Errorf("copy kept: %v with qcacheCopyMax = %d", qcache.z != nil, copyMax)
+			}
+			resetQCache()
+		})
+	}
+}
+
+func testQCache(t *testing.T) {
 	resetQCache()
-	defer resetQCache()
 	part, _ := shippedSplit(t, "wdbc", 0.3, 1)
 	Z := part.Z
 	lin := kernel.Kernel{Kind: kernel.Linear}

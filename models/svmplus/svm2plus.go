@@ -18,10 +18,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"slices"
 	"sync"
 	"time"
+	"unsafe"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -339,14 +341,36 @@ func privilegedTick(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lamb
 // it, as they share K̃ in the paper's timing. The entry is recognised by a
 // copy of the privileged block it was built from, compared entry by entry:
 // a hash of Z per task cost 3.6 % of a one-vs-rest fit under WebAssembly
-// (no hardware hashing there), the comparison a fraction of that.
+// (no hardware hashing there), the comparison a fraction of that. A block
+// of more than qcacheCopyMax entries is recognised by a hash instead (the
+// copy would double its memory; at that size the hash is a small part of
+// a fit).
 var qcache struct {
 	sync.Mutex
-	z         []float64 // Z of the entry, row-major r×c
+	z         []float64 // Z of the entry, row-major r×c (nil: see sum)
+	sum       uint64    // maphash of Z when z is nil
 	r, c      int
 	kz        kernel.Kernel
 	C, lambda float64
 	q         *qlam
+}
+
+// qcacheCopyMax bounds the privileged blocks that qcache copies (32 MB).
+var qcacheCopyMax = 1 << 22
+
+// qseed seeds the maphash of large blocks.
+var qseed = maphash.MakeSeed()
+
+// hashZ is the maphash of Z's entries, row by row.
+func hashZ(Z *mat.Dense) uint64 {
+	var h maphash.Hash
+	h.SetSeed(qseed)
+	r, _ := Z.Dims()
+	for i := 0; i < r; i++ {
+		row := Z.RawRowView(i)
+		h.Write(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(row))), 8*len(row)))
+	}
+	return h.Sum64()
 }
 
 // resetQCache forgets the cached Qλ (benchmarks time it afresh).
@@ -363,6 +387,9 @@ func qcacheHolds(Z *mat.Dense, kz kernel.Kernel, C, lambda float64) bool {
 	if qcache.q == nil || qcache.r != r || qcache.c != c || qcache.kz != kz ||
 		math.Float64bits(qcache.C) != math.Float64bits(C) || math.Float64bits(qcache.lambda) != math.Float64bits(lambda) {
 		return false
+	}
+	if qcache.z == nil {
+		return qcache.sum == hashZ(Z)
 	}
 	for i := 0; i < r; i++ {
 		if !slices.Equal(qcache.z[i*c:(i+1)*c], Z.RawRowView(i)) {
@@ -385,12 +412,18 @@ func cachedPrivileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, la
 		return nil, false, err
 	}
 	r, c := Z.Dims()
-	z := make([]float64, r*c)
-	for i := 0; i < r; i++ {
-		copy(z[i*c:(i+1)*c], Z.RawRowView(i))
+	var z []float64
+	var sum uint64
+	if r*c <= qcacheCopyMax {
+		z = make([]float64, r*c)
+		for i := 0; i < r; i++ {
+			copy(z[i*c:(i+1)*c], Z.RawRowView(i))
+		}
+	} else {
+		sum = hashZ(Z)
 	}
 	qcache.Lock()
-	qcache.z, qcache.r, qcache.c, qcache.kz, qcache.C, qcache.lambda, qcache.q = z, r, c, kz, C, lambda, q
+	qcache.z, qcache.sum, qcache.r, qcache.c, qcache.kz, qcache.C, qcache.lambda, qcache.q = z, sum, r, c, kz, C, lambda, q
 	qcache.Unlock()
 	return q, false, nil
 }
