@@ -593,3 +593,23 @@ func TestSVM2PlusDegenerate(t *testing.T) {
 		}
 	}
 }
+
+// TestQLambdaIndefinite: a privileged Gram matrix that is not positive
+// semi-definite (as the sigmoid kernel's often is not) gets a clear error
+// from eq (5), not a panic or NaN.
+func TestQLambdaIndefinite(t *testing.T) {
+	kt := mat.NewSymDense(3, []float64{
+		1, 2, 0,
+		2, 1, 0,
+		0, 0, 1,
+	}) // eigenvalues 3, 1, −1
+	if _, err := QLambda(context.Background(), kt, 1, 0.5); err == nil || !strings.Contains(err.Error(), "not positive definite") {
+		t.Fatalf("indefinite K̃: err = %v", err)
+	}
+	// With λ/C above 1 the shifted matrix is positive definite again.
+	if q, err := QLambda(context.Background(), kt, 1, 2); err != nil {
+		t.Fatal(err)
+	} else if v := q.At(0, 1); math.IsNaN(v) {
+		t.Fatal("NaN in Qλ")
+	}
+}
