@@ -2,6 +2,7 @@ package ncqp
 
 import (
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -27,14 +28,44 @@ import (
 // through LAPACK's potrs, a trsm that is about 3× slower than Trsv with
 // one right-hand side at the sizes of a polish (|F| ≈ 50–700).
 func CholeskyShifted(h *mat.SymDense, maxd float64, tick func()) func(b []float64) []float64 {
-	return CholeskyShiftedIn(h, maxd, tick, nil)
+	return CholeskyShiftedIn(h, maxd, tick, nil, nil)
+}
+
+// Scratch is storage that a polish reuses from face to face: the
+// solutions of CholeskyShiftedIn's solver (an arena, emptied by Reset) and
+// the Schur systems of SchurMultipliersIn. A polish makes a few dozen small
+// solves per face; allocating each cost 40 % of the allocations of a
+// binary SVM2+ fit on wdbc, and the garbage collector costs most under
+// WebAssembly. The zero value is ready to use.
+type Scratch struct {
+	arena []float64
+	used  int
+	s, r  []float64
+	ipiv  []int
+}
+
+// Reset empties the arena: the slices Vec returned before may be reused.
+func (sc *Scratch) Reset() { sc.used = 0 }
+
+// Vec returns a slice of n entries from the arena, valid until Reset (its
+// contents are not zeroed).
+func (sc *Scratch) Vec(n int) []float64 {
+	if sc.used+n > len(sc.arena) {
+		// A new arena; the slices handed out keep the old one alive.
+		sc.arena = make([]float64, max(2*len(sc.arena), 16*n))
+		sc.used = 0
+	}
+	v := sc.arena[sc.used : sc.used+n : sc.used+n]
+	sc.used += n
+	return v
 }
 
 // CholeskyShiftedIn is CholeskyShifted with the factor stored in buf when
-// it holds nf² entries (allocated otherwise): a polish factorises a face
+// it holds nf² entries (allocated otherwise), and the solutions taken from
+// sc when it is not nil (valid until sc.Reset): a polish factorises a face
 // per round, and reusing the storage spares the garbage collector, which
 // costs most under WebAssembly.
-func CholeskyShiftedIn(h *mat.SymDense, maxd float64, tick func(), buf []float64) func(b []float64) []float64 {
+func CholeskyShiftedIn(h *mat.SymDense, maxd float64, tick func(), buf []float64, sc *Scratch) func(b []float64) []float64 {
 	nf := h.SymmetricDim()
 	src := h.RawSymmetric()
 	if len(buf) < nf*nf {
@@ -47,16 +78,22 @@ func CholeskyShiftedIn(h *mat.SymDense, maxd float64, tick func(), buf []float64
 			buf[a*nf+a] += delta
 		}
 		if CholeskyTick(buf, nf, tick) {
-			return triSolver(blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: nf, Stride: nf, Data: buf})
+			return triSolver(blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: nf, Stride: nf, Data: buf}, sc)
 		}
 	}
 	return nil
 }
 
-// triSolver solves UᵀUx = b.
-func triSolver(u blas64.Triangular) func(b []float64) []float64 {
+// triSolver solves UᵀUx = b, x from sc when it is not nil.
+func triSolver(u blas64.Triangular, sc *Scratch) func(b []float64) []float64 {
 	return func(b []float64) []float64 {
-		x := append([]float64(nil), b...)
+		var x []float64
+		if sc != nil {
+			x = sc.Vec(len(b))
+			copy(x, b)
+		} else {
+			x = append([]float64(nil), b...)
+		}
 		// Uᵀ is lower triangular: the leading zeros of b stay zero in the
 		// forward solve, which starts at the first non-zero (a polish
 		// solves with unit vectors eₖ, one per variable it fixes).
@@ -84,12 +121,17 @@ func triSolver(u blas64.Triangular) func(b []float64) []float64 {
 // solve itself for the Schur complements of a polish); nil when S is
 // singular or the solution is not finite.
 func SolveSmall(S []float64, m int, r []float64) []float64 {
+	return solveSmallIn(S, m, r, make([]int, m), make([]float64, m))
+}
+
+// solveSmallIn is SolveSmall with the pivots and the solution in ipiv and
+// x (m entries each).
+func solveSmallIn(S []float64, m int, r []float64, ipiv []int, x []float64) []float64 {
 	a := blas64.General{Rows: m, Cols: m, Stride: m, Data: S}
-	ipiv := make([]int, m)
 	if !lapack64.Getrf(a, ipiv) {
 		return nil
 	}
-	x := append([]float64(nil), r...)
+	copy(x, r)
 	lapack64.Getrs(blas.NoTrans, a, blas64.General{Rows: m, Cols: 1, Stride: 1, Data: x}, ipiv)
 	for _, e := range x {
 		if math.IsNaN(e) || math.IsInf(e, 0) {
@@ -108,9 +150,23 @@ func SolveSmall(S []float64, m int, r []float64) []float64 {
 // rows can make E rank-deficient; the callers project d back exactly).
 // nil when the system cannot be solved.
 func SchurMultipliers(cols, W [][]float64, unit []int, u []float64) []float64 {
+	return SchurMultipliersIn(cols, W, unit, u, nil)
+}
+
+// SchurMultipliersIn is SchurMultipliers with the system's storage, and
+// the result, in sc when it is not nil (the result is then valid until
+// the next call with sc).
+func SchurMultipliersIn(cols, W [][]float64, unit []int, u []float64, sc *Scratch) []float64 {
 	m := len(cols)
-	S := make([]float64, m*m)
-	r := make([]float64, m)
+	var S, r []float64
+	var ipiv []int
+	if sc != nil {
+		sc.s, sc.r = slices.Grow(sc.s[:0], m*m)[:m*m], slices.Grow(sc.r[:0], 2*m)[:2*m]
+		sc.ipiv = slices.Grow(sc.ipiv[:0], m)[:m]
+		S, r, ipiv = sc.s, sc.r[:m], sc.ipiv
+	} else {
+		S, r, ipiv = make([]float64, m*m), make([]float64, m), make([]int, m)
+	}
 	tr := 0.0
 	for p := 0; p < m; p++ {
 		for q := 0; q < m; q++ {
@@ -130,5 +186,11 @@ func SchurMultipliers(cols, W [][]float64, unit []int, u []float64) []float64 {
 	for p := 0; p < m; p++ {
 		S[p*m+p] += 1e-13 * tr
 	}
-	return SolveSmall(S, m, r)
+	var x []float64
+	if sc != nil {
+		x = sc.r[m : 2*m]
+	} else {
+		x = make([]float64, m)
+	}
+	return solveSmallIn(S, m, r, ipiv, x)
 }

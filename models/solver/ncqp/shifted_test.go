@@ -11,7 +11,8 @@ import (
 // TestShiftedSolve: the solver from CholeskyShiftedIn against mat.Cholesky's
 // solve of the same (unshifted, well-conditioned) matrix, for right-hand
 // sides with leading zeros (the unit vectors eₖ of a polish, where the
-// forward solve starts at k), a dense one and zero.
+// forward solve starts at k), dense ones and zero; with and without a
+// Scratch arena (reset and reused in a second round).
 func TestShiftedSolve(t *testing.T) {
 	const n = 37
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -26,10 +27,6 @@ func TestShiftedSolve(t *testing.T) {
 	maxd := 0.0
 	for i := 0; i < n; i++ {
 		maxd = math.Max(maxd, h.At(i, i))
-	}
-	solve := CholeskyShiftedIn(h, maxd, nil, nil)
-	if solve == nil {
-		t.Fatal("no factorisation")
 	}
 	var ch mat.Cholesky
 	if !ch.Factorize(h) {
@@ -47,15 +44,35 @@ func TestShiftedSolve(t *testing.T) {
 		rhs = append(rhs, tail)
 	}
 	rhs = append(rhs, make([]float64, n))
-	for r, b := range rhs {
-		got := solve(b)
-		var want mat.VecDense
-		if err := ch.SolveVecTo(&want, mat.NewVecDense(n, append([]float64(nil), b...))); err != nil {
-			t.Fatal(err)
-		}
-		for i := range got {
-			if d := math.Abs(got[i] - want.AtVec(i)); d > 1e-8*(1+math.Abs(want.AtVec(i))) {
-				t.Fatalf("rhs %d: x[%d] = %.15g, want %.15g", r, i, got[i], want.AtVec(i))
+	// Without scratch, and with a Scratch whose arena grows while earlier
+	// solutions are still held (all are checked after the last solve).
+	for _, sc := range []*Scratch{nil, {}} {
+		for round := 0; round < 2; round++ {
+			solve := CholeskyShiftedIn(h, maxd, nil, nil, sc)
+			if solve == nil {
+				t.Fatal("no factorisation")
+			}
+			// 27 solutions of 37 entries: more than the first arena holds.
+			var got [][]float64
+			for rep := 0; rep < 3; rep++ {
+				for _, b := range rhs {
+					got = append(got, solve(b))
+				}
+			}
+			for r := range got {
+				b := rhs[r%len(rhs)]
+				var want mat.VecDense
+				if err := ch.SolveVecTo(&want, mat.NewVecDense(n, append([]float64(nil), b...))); err != nil {
+					t.Fatal(err)
+				}
+				for i, x := range got[r] {
+					if d := math.Abs(x - want.AtVec(i)); d > 1e-8*(1+math.Abs(want.AtVec(i))) {
+						t.Fatalf("scratch %v round %d rhs %d: x[%d] = %.15g, want %.15g", sc != nil, round, r, i, x, want.AtVec(i))
+					}
+				}
+			}
+			if sc != nil {
+				sc.Reset()
 			}
 		}
 	}

@@ -182,6 +182,7 @@ func (s *solver[T]) freeSet(F []int) []int {
 // many such violators there are in all. With the
 // equality constraint the violation is measured against the multiplier b
 // that the free variables agree on after a Newton step (−yₜ∇ₜ = b).
+// The returned slice is the solver's scratch, valid until the next call.
 func (s *solver[T]) polishViolators(nf int) (add []int, violators int) {
 	var b float64
 	if s.eq {
@@ -198,11 +199,8 @@ func (s *solver[T]) polishViolators(nf int) (add []int, violators int) {
 		}
 		b = sum / float64(k)
 	}
-	type cand struct {
-		t int
-		v float64
-	}
-	var cs []cand
+	cs := s.pol.cands[:0]
+	defer func() { s.pol.cands = cs[:0] }()
 	for t := 0; t < s.l; t++ {
 		st := s.status[t]
 		if st == free || st == fixed {
@@ -229,10 +227,11 @@ func (s *solver[T]) polishViolators(nf int) (add []int, violators int) {
 	if k := polishAddK(nf); len(cs) > k {
 		cs = cs[:k]
 	}
-	add = make([]int, len(cs))
-	for i, c := range cs {
-		add[i] = c.t
+	add = s.pol.add[:0]
+	for _, c := range cs {
+		add = append(add, c.t)
 	}
+	s.pol.add = add
 	return add, violators
 }
 
@@ -279,11 +278,12 @@ func (s *solver[T]) faceNewton(F []int, budget float64) (left float64, ok, optim
 	// direction stays a descent direction; the step is exact for Q_FF + δI,
 	// and the final change to α and ∇ uses Q itself).
 	pw.chol = grow(pw.chol, nf*nf)
+	pw.sc.Reset() // the solutions of the last face are no longer needed
 	solve := ncqp.CholeskyShiftedIn(h, maxd, func() {
 		if s.opt.Progress != nil {
 			s.opt.Progress(s.iter, s.viol)
 		}
-	}, pw.chol)
+	}, pw.chol, &pw.sc)
 	if solve == nil {
 		return budget, false, false
 	}
@@ -302,8 +302,8 @@ func (s *solver[T]) faceNewton(F []int, budget float64) (left float64, ok, optim
 	clear(fixed)
 	// The constraint rows: y (dense) and eₖ for the variables held at a
 	// bound (unit[p] = k; their entries of S and r are read off, O(1)).
-	var cols, W [][]float64
-	var unit []int
+	cols, W, unit := pw.cols[:0], pw.ws[:0], pw.unit[:0]
+	defer func() { pw.cols, pw.ws, pw.unit = cols[:0], W[:0], unit[:0] }()
 	if s.eq {
 		w := solve(yf)
 		if w == nil {
@@ -342,7 +342,7 @@ func (s *solver[T]) faceNewton(F []int, budget float64) (left float64, ok, optim
 		}
 		var mu []float64
 		if m > 0 {
-			if mu = ncqp.SchurMultipliers(cols, W, unit, u); mu == nil {
+			if mu = ncqp.SchurMultipliersIn(cols, W, unit, u, &pw.sc); mu == nil {
 				break
 			}
 		}
@@ -431,7 +431,8 @@ func (s *solver[T]) faceNewton(F []int, budget float64) (left float64, ok, optim
 			x[block] = s.u[F[block]]
 		}
 		fixed[block] = true
-		ek := make([]float64, nf)
+		ek := pw.sc.Vec(nf)
+		clear(ek)
 		ek[block] = 1
 		budget -= 2 * fn * fn
 		w := solve(ek)
@@ -491,6 +492,18 @@ type polishScratch struct {
 	prevF   []int
 	prevAt  []int32
 	prevPos []int // scratch of gramFace
+	// sc holds a face's solutions and Schur systems; cols, ws and unit
+	// its constraint rows (faceNewton), cands and add polishViolators'.
+	sc        ncqp.Scratch
+	cols, ws  [][]float64
+	unit, add []int
+	cands     []cand
+}
+
+// cand is a variable at a bound and its violation (polishViolators).
+type cand struct {
+	t int
+	v float64
 }
 
 // reset forgets the last face (a new solve: another W), for n variables.
