@@ -11,7 +11,8 @@ import (
 )
 
 // cancelAfter clicks cancelSel and resolves with the milliseconds until the
-// element msgSel shows want.
+// element msgSel shows want; −1 when the button is gone or the message
+// has not come within 5 s (the job ended on its own just before the click).
 func cancelAfter(t *testing.T, b *browser, cancelSel, msgSel, want string) float64 {
 	t.Helper()
 	var ms float64
@@ -20,7 +21,10 @@ func cancelAfter(t *testing.T, b *browser, cancelSel, msgSel, want string) float
 	  const done = () => (document.querySelector(%q) || {}).textContent === %q;
 	  const obs = new MutationObserver(() => { if (done()) { obs.disconnect(); resolve(performance.now() - t0); } });
 	  obs.observe(document.body, { subtree: true, childList: true, characterData: true });
-	  document.querySelector(%q).click();
+	  const btn = document.querySelector(%q);
+	  if (!btn) { obs.disconnect(); resolve(-1); return; }
+	  btn.click();
+	  setTimeout(() => { obs.disconnect(); resolve(-1); }, 5000);
 	})`, msgSel, want, cancelSel), &ms, awaitPromise))
 	return ms
 }
@@ -81,8 +85,13 @@ func TestLongJobsYieldAndCancel(t *testing.T) {
 		})`, j.cancel), &seen, awaitPromise), chromedp.Sleep(2*time.Second))
 		var present bool
 		b.run(t, chromedp.Evaluate(fmt.Sprintf(`!!document.querySelector(%q)`, j.cancel), &present))
-		if !present {
-			// The job ended within 2 s. The joint-SVM experiment does since
+		ms := -1.0
+		if present {
+			ms = cancelAfter(t, b, j.cancel, j.msg, j.want)
+		}
+		if ms < 0 {
+			// The job ended within 2 s, or just after (before Cancel could
+			// act: on a loaded machine). The joint-SVM experiment can, since
 			// fits on the same data share kernel rows (its ten tags' SVMs
 			// over the C grid): its long tasks are still checked, and it
 			// must have shown its results; any other job must still be
@@ -91,7 +100,7 @@ func TestLongJobsYieldAndCancel(t *testing.T) {
 			b.run(t, chromedp.Evaluate(fmt.Sprintf(`(document.querySelector(%q) || {textContent: ""}).textContent`, j.msg), &msg))
 			b.screenshot(t, "jobs-"+j.name)
 			if j.name != "papers jointsvm" {
-				t.Fatalf("%s: the job ended within 2 s (%q; its Cancel button seen: %v)", j.name, strings.TrimSpace(msg), seen)
+				t.Fatalf("%s: the job ended by itself within 2 s, or Cancel showed nothing within 5 s (%q; its Cancel button seen: %v, present after 2 s: %v)", j.name, strings.TrimSpace(msg), seen, present)
 			}
 			if strings.TrimSpace(msg) != "" {
 				t.Fatalf("%s: the job ended with an error: %q", j.name, strings.TrimSpace(msg))
@@ -103,7 +112,7 @@ func TestLongJobsYieldAndCancel(t *testing.T) {
 			if len(tasks) > 0 {
 				maxT = tasks[len(tasks)-1]
 			}
-			t.Logf("%s: finished within 2 s (%d result table rows; its Cancel button seen: %v), %d long tasks, largest %.0f ms", j.name, rows, seen, len(tasks), maxT)
+			t.Logf("%s: finished by itself (%d result table rows; its Cancel button seen: %v, present after 2 s: %v), %d long tasks, largest %.0f ms", j.name, rows, seen, present, len(tasks), maxT)
 			if rows < 4 {
 				t.Errorf("%s: finished but shows %d result table rows", j.name, rows)
 			}
@@ -112,7 +121,6 @@ func TestLongJobsYieldAndCancel(t *testing.T) {
 			}
 			continue
 		}
-		ms := cancelAfter(t, b, j.cancel, j.msg, j.want)
 		tasks := longTasks(t, b)
 		maxT, p95 := 0.0, 0.0
 		if len(tasks) > 0 {
