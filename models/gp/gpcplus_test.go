@@ -45,6 +45,16 @@ func plusState(ds *data.Dataset, y []float64, tol float64) *gpcPlusState {
 	return &gpcPlusState{ctx: context.Background(), X: ds.X, Z: ds.Z, y: y, nf: 2, maxSweeps: 1000, tol: tol, damping: 1, gh: ep.NewGaussHermite(32)}
 }
 
+// mustRun is s.run(th) for a test: the EP result, or a fatal error.
+func mustRun(t *testing.T, s *gpcPlusState, th []float64) *ep.Result {
+	t.Helper()
+	r, _, _, err := s.run(th)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // GPC+ with g pinned to a constant c (k_g amplitude → 0, prior mean c) is
 // GPC with the kernel amplitude scaled by e^{−c}: Φ(y f/√e^c) = Φ(y f')
 // with f' = e^{−c/2} f ~ GP(0, e^{−c} k_f). Evidence, posterior (after the
@@ -55,10 +65,7 @@ func TestGPCPlusPinnedIsGPC(t *testing.T) {
 		lamp, lell := math.Log(1.7), math.Log(1.1)
 		ps := plusState(ds, y, 1e-12)
 		thP := []float64{lamp, lell, math.Log(1e-12), 0, c}
-		resP, _, _, err := ps.run(thP)
-		if err != nil {
-			t.Fatal(err)
-		}
+		resP := mustRun(t, ps, thP)
 		gs := &gpcState{ctx: context.Background(), X: ds.X, y: y, maxSweeps: 1000, tol: 1e-12}
 		resG, _, _, err := gs.run([]float64{lamp - c, lell})
 		if err != nil {
@@ -138,25 +145,16 @@ func TestGPCPlusDamping(t *testing.T) {
 	ds, y := lupiData(30, 3)
 	th := []float64{0.3, 0, 0.5, 0, -0.5}
 	a := plusState(ds, y, 1e-12)
-	ra, _, _, err := a.run(th)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ra := mustRun(t, a, th)
 	b := plusState(ds, y, 1e-12)
 	b.damping = 0.5
-	rb, _, _, err := b.run(th)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rb := mustRun(t, b, th)
 	if !ra.Converged || !rb.Converged || math.Abs(ra.LogZ-rb.LogZ) > 1e-8 {
 		t.Errorf("undamped %g (%d sweeps, %v) vs damped %g (%d sweeps, %v)", ra.LogZ, ra.Sweeps, ra.Converged, rb.LogZ, rb.Sweeps, rb.Converged)
 	}
 	c := plusState(ds, y, 1e-12)
 	c.noExtrap = true
-	rc, _, _, err := c.run(th)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rc := mustRun(t, c, th)
 	if !rc.Converged || math.Abs(ra.LogZ-rc.LogZ) > 1e-8 {
 		t.Errorf("extrapolated %g vs plain %g (%d sweeps, %v)", ra.LogZ, rc.LogZ, rc.Sweeps, rc.Converged)
 	}
@@ -188,16 +186,10 @@ func TestGPCPlusAndersonSameFixedPoint(t *testing.T) {
 	ds, y := lupiData(150, 5)
 	th := []float64{0.5, 0, 0.5, -0.3, -0.5}
 	a := plusState(ds, y, 1e-12)
-	ra, _, _, err := a.run(th)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ra := mustRun(t, a, th)
 	c := plusState(ds, y, 1e-12)
 	c.noExtrap = true
-	rc, _, _, err := c.run(th)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rc := mustRun(t, c, th)
 	if !ra.Converged || !rc.Converged || math.Abs(ra.LogZ-rc.LogZ) > 1e-9 {
 		t.Errorf("accelerated %.12g (%d sweeps, %v) vs plain %.12g (%d sweeps, %v)", ra.LogZ, ra.Sweeps, ra.Converged, rc.LogZ, rc.Sweeps, rc.Converged)
 	}
@@ -227,20 +219,11 @@ func TestGPCPlusAccelCarrySameFixedPoint(t *testing.T) {
 	warm := plusState(ds, y, 1e-10)
 	var sc, sw int
 	for k, th := range path {
-		rc, _, _, err := carry.run(th)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rw, _, _, err := warm.run(th)
-		if err != nil {
-			t.Fatal(err)
-		}
+		rc := mustRun(t, carry, th)
+		rw := mustRun(t, warm, th)
 		ref := plusState(ds, y, 1e-12)
 		ref.noExtrap = true
-		rr, _, _, err := ref.run(th)
-		if err != nil {
-			t.Fatal(err)
-		}
+		rr := mustRun(t, ref, th)
 		for _, r := range []*ep.Result{rc, rw} {
 			if !r.Converged || math.Abs(r.LogZ-rr.LogZ) > 1e-8 {
 				t.Fatalf("point %d: log Z %.12g (%d sweeps, converged %v) vs plain EP %.12g", k, r.LogZ, r.Sweeps, r.Converged, rr.LogZ)
@@ -460,10 +443,7 @@ func TestGPCPlusGradientSkippedSites(t *testing.T) {
 		t.Fatalf("%d finite-difference gradients, want 1 (EP should skip sites here)", ps.fdGrads)
 	}
 	ps.warm = center
-	res, _, _, err := ps.run(theta)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustRun(t, ps, theta)
 	if res.Skipped == 0 {
 		t.Fatal("no skipped updates: the case does not exercise the fallback")
 	}
@@ -591,10 +571,7 @@ func centralDiff(t *testing.T, ps *gpcPlusState, center *ep.Sites, theta []float
 		th := append([]float64(nil), theta...)
 		th[k] += d
 		ps.warm = center
-		r, _, _, err := ps.run(th)
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := mustRun(t, ps, th)
 		if !r.Converged || (!skips && r.Skipped > 0) {
 			t.Fatalf("reference EP at θ%d %+g: converged %v, %d skipped", k, d, r.Converged, r.Skipped)
 		}
