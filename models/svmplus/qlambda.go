@@ -32,6 +32,13 @@ import (
 // n³ flops in all, against 2⅓n³ for a triangular solve W = U⁻ᵀK̃ followed by
 // K̃ − WᵀW. Both have absolute error O(ε‖K̃‖/λ); this one loses relative
 // accuracy only on entries far below 1/C, which do not matter next to K.
+//
+// K̃ must be positive semi-definite, which QLambda does not check (that
+// would cost another n³/3 flops for kernels that are PSD by construction):
+// its factorisation fails only when K̃ has an eigenvalue below −λ/C, and for
+// an indefinite K̃ with λ_min above that it returns a Qλ with negative
+// eigenvalues. Callers with a kernel that is not PSD by construction check
+// K̃ first (checkKernelPSD, as privileged does).
 func QLambda(ctx context.Context, kt *mat.SymDense, C, lambda float64) (*mat.SymDense, error) {
 	if err := checkCL(C, lambda); err != nil {
 		return nil, err

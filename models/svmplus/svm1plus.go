@@ -42,6 +42,9 @@ func init() {
 // trainSVM1 solves dual (2) with gsmo for the given blocks and kernels.
 func trainSVM1(ctx context.Context, X, Z *mat.Dense, y []float64, kx, kz kernel.Kernel, C, lambda float64, opt model.Options, eps float64, maxIter int) (*binModel, *gsmo.Result, error) {
 	n, _ := X.Dims()
+	if _, err := checkKernelPSD(ctx, Z, kz, privilegedNotPSD("SVM1+", kz)); err != nil {
+		return nil, nil, err
+	}
 	K, err := kernel.NewQ(kx, X, nil, 0)
 	if err != nil {
 		return nil, nil, err

@@ -296,6 +296,8 @@ var useFactor = true
 // (LowRankQLambda); RBF and polynomial kernels whose K̃ is numerically of
 // rank ≤ n/4 use a pivoted Cholesky factor of K̃ in the same factor form
 // (lowRankPrivileged); every other case forms K̃ and applies eq (5) densely.
+// A kernel that is not positive semi-definite by construction is first
+// checked numerically (checkKernelPSD) and refused if K̃ + 1 is not PSD.
 func privileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lambda float64) (*qlam, error) {
 	return privilegedTick(ctx, Z, kz, C, lambda, nil)
 }
@@ -304,6 +306,15 @@ func privileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lambda f
 // column of the pivoted Cholesky factor (the dense path has none to offer).
 func privilegedTick(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lambda float64, tick func()) (*qlam, error) {
 	n, s := Z.Dims()
+	// A kernel that is not PSD by construction (sigmoid, polynomial with
+	// coef0 < 0) is checked on its Gram matrix K̃ + 1, which the dense path
+	// then reuses: QLambda's own Cholesky of λ/C·I + K̃ fails only when K̃
+	// has an eigenvalue below −λ/C, and Qλ has negative eigenvalues for any
+	// indefinite K̃.
+	kt, err := checkKernelPSD(ctx, Z, kz, privilegedNotPSD("SVM2+", kz))
+	if err != nil {
+		return nil, err
+	}
 	if (kz.Kind == kernel.Linear || kz.Kind == "") && s+1 < n {
 		// Z̃ᵀ, the augmented features by rows (lowRankQLambdaT).
 		zt := mat.NewDense(s+1, n, nil)
@@ -323,11 +334,8 @@ func privilegedTick(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lamb
 	if q, ok, err := lowRankPrivileged(ctx, Z, kz, C, lambda, tick); err != nil || ok {
 		return q, err
 	}
-	kt := kz.Gram(Z)
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			kt.SetSym(i, j, kt.At(i, j)+1)
-		}
+	if kt == nil {
+		kt = gramPlusOne(kz, Z)
 	}
 	q, err := QLambda(ctx, kt, C, lambda)
 	if err != nil {
@@ -462,8 +470,20 @@ func trainSVM2(ctx context.Context, X *mat.Dense, y []float64, kx kernel.Kernel,
 		}
 	}
 	res, err := smo.Solve(ctx, p, sopt)
+	if errors.Is(err, smo.ErrUnbounded) {
+		return nil, nil, fmt.Errorf("SVM2+: %w: α has no upper bound in dual (4), and K∘yyᵀ + Qλ is not positive definite along the direction it grows in (decision kernel %v; a decision kernel that is not positive semi-definite does that: use linear, RBF, or polynomial with coef0 ≥ 0)", err, kx)
+	}
 	if err != nil {
 		return nil, nil, err
+	}
+	// An indefinite K∘yyᵀ + Qλ can also send α towards infinity without
+	// smo noticing (α ≈ 1e183 with a sigmoid kernel, where the objective
+	// overflows to NaN): no model from that.
+	if x, ok := allFinite(res.Alpha); !ok || math.IsNaN(res.Obj) || math.IsInf(res.Obj, 0) || math.IsNaN(res.Rho) || math.IsInf(res.Rho, 0) {
+		if ok {
+			x = floats.Max(res.Alpha)
+		}
+		return nil, nil, fmt.Errorf("SVM2+: the SMO diverged (objective %v, α up to %.3g after %d iterations): dual (4) has no upper bound on α and K∘yyᵀ + Qλ is not positive semi-definite (decision kernel %v); use linear, RBF, or polynomial with coef0 ≥ 0", res.Obj, x, res.Iter, kx)
 	}
 	rep := &model.Report{Model: "svm2plus", NTrain: n, Converged: res.Converged, Iterations: res.Iter, Objective: res.Obj}
 	rep.SetRho(res.Rho)
@@ -496,6 +516,13 @@ func fitSVM2Plus(ctx context.Context, train *data.Dataset, y []float64, v model.
 	start := time.Now()
 	C, lambda, kx, kz, err := commonParams(train, y, v, "SVM2+")
 	if err != nil {
+		return nil, err
+	}
+	// α has no upper bound in dual (4): with a decision kernel that is not
+	// PSD it is not convex and often unbounded below.
+	if _, err := checkKernelPSD(ctx, train.X, kx, func() error {
+		return notPSDError("SVM2+", "decision", kx, "α has no upper bound in SVM2+'s dual (4), which is then not convex and often unbounded")
+	}); err != nil {
 		return nil, err
 	}
 	opt.Report(model.Progress{Fraction: 0, Stage: "Qλ (eq 5)"})
@@ -568,6 +595,9 @@ func commonParams(train *data.Dataset, y []float64, v model.Values, name string)
 			return 0, 0, kx, kz, fmt.Errorf("%s: label %v is not ±1", name, t)
 		}
 	}
+	// The binary wrapper checks that two classes are present in the data,
+	// but a declared class with no training samples leaves its one-vs-rest
+	// and one-vs-one tasks with one class (TestAbsentClass).
 	if np == 0 || nn == 0 {
 		return 0, 0, kx, kz, fmt.Errorf("%s: only one class is present: a classifier needs two", name)
 	}

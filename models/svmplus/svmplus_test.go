@@ -504,6 +504,13 @@ func TestRegistryMulticlassSaveLoad(t *testing.T) {
 	}
 }
 
+// TestBadInput: both models, through the registry, refuse missing or
+// non-finite privileged features, a single class, one sample, a bad kernel
+// parameter and every C or λ that is not positive and finite (0, negative,
+// +Inf, NaN), the last with an error naming the parameter; QLambda and
+// LowRankQLambda refuse the same C and λ by name; predicting with the wrong
+// feature count and a cancelled fit fail; and QLambda refuses a K̃ whose
+// eigenvalue −1 lies below −λ/C.
 func TestBadInput(t *testing.T) {
 	good := toyLUPI(30, 1)
 	noZ := toyLUPI(30, 1)
@@ -518,22 +525,30 @@ func TestBadInput(t *testing.T) {
 		spec, _ := model.Lookup(id)
 		def := spec.Defaults()
 		cases := map[string]struct {
-			ds *data.Dataset
-			v  model.Values
+			ds    *data.Dataset
+			v     model.Values
+			param string // the error must contain it ("" : any error)
 		}{
-			"no Z":      {noZ, def},
-			"NaN":       {nan, def},
-			"one class": {one, def},
-			"C = 0":     {good, with(def, "C", "0")},
-			"C < 0":     {good, with(def, "C", "-1")},
-			"λ = 0":     {good, with(def, "lambda", "0")},
-			"bad γ":     {good, with(with(def, "kernel", "rbf"), "gamma", "-1")},
-			"n = 1":     {model.Subset(good, []int{0}), def},
+			"no Z":      {noZ, def, ""},
+			"NaN":       {nan, def, ""},
+			"one class": {one, def, ""},
+			"C = 0":     {good, with(def, "C", "0"), "C = 0"},
+			"C < 0":     {good, with(def, "C", "-1"), "C = -1"},
+			"C = +Inf":  {good, with(def, "C", "+Inf"), "C = +Inf"},
+			"C NaN":     {good, with(def, "C", "NaN"), "C = NaN"},
+			"λ = 0":     {good, with(def, "lambda", "0"), "λ = 0"},
+			"λ < 0":     {good, with(def, "lambda", "-0.5"), "λ = -0.5"},
+			"λ = +Inf":  {good, with(def, "lambda", "+Inf"), "λ = +Inf"},
+			"λ NaN":     {good, with(def, "lambda", "NaN"), "λ = NaN"},
+			"bad γ":     {good, with(with(def, "kernel", "rbf"), "gamma", "-1"), ""},
+			"n = 1":     {model.Subset(good, []int{0}), def, ""},
 		}
 		for name, c := range cases {
 			f, err := spec.Fit(context.Background(), c.ds, c.v, model.Options{})
 			if err == nil {
 				t.Errorf("%s %s: no error (fitted %v)", id, name, f != nil)
+			} else if !strings.Contains(err.Error(), c.param) {
+				t.Errorf("%s %s: error %q does not name %q", id, name, err, c.param)
 			}
 		}
 		if _, err := spec.Resolve(model.Values{"C": "0"}); err == nil {
@@ -554,6 +569,54 @@ func TestBadInput(t *testing.T) {
 	}
 	if _, err := QLambda(context.Background(), mat.NewSymDense(2, []float64{1, 2, 2, 1}), 1, 1e-3); err == nil {
 		t.Error("QLambda accepted an indefinite K̃")
+	}
+	inf, nanF := math.Inf(1), math.NaN()
+	for _, c := range []struct {
+		C, lambda float64
+		param     string
+	}{
+		{0, 1, "C = 0"}, {-1, 1, "C = -1"}, {inf, 1, "C = +Inf"}, {nanF, 1, "C = NaN"},
+		{1, 0, "λ = 0"}, {1, -0.5, "λ = -0.5"}, {1, inf, "λ = +Inf"}, {1, nanF, "λ = NaN"},
+	} {
+		_, err := QLambda(context.Background(), randPSD(5, rand.New(rand.NewPCG(1, 1))), c.C, c.lambda)
+		if err == nil || !strings.Contains(err.Error(), c.param) {
+			t.Errorf("QLambda with C = %v, λ = %v: err = %v; want it to name %q", c.C, c.lambda, err, c.param)
+		}
+		_, err = LowRankQLambda(mat.NewDense(5, 2, []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}), c.C, c.lambda)
+		if err == nil || !strings.Contains(err.Error(), c.param) {
+			t.Errorf("LowRankQLambda with C = %v, λ = %v: err = %v; want it to name %q", c.C, c.lambda, err, c.param)
+		}
+	}
+}
+
+// TestAbsentClass: commonParams' one-class check is reachable through the
+// registry: a declared class with no training samples (as a split of data
+// with a rare class can leave) passes the wrapper's two-classes test, but
+// its one-vs-rest task, and its one-vs-one tasks, see a single class. Both
+// models must refuse it with that reason rather than fit a constant.
+func TestAbsentClass(t *testing.T) {
+	ds := toyLUPI(30, 1)
+	var rows []int
+	for i, c := range ds.Y {
+		if c != 2 {
+			rows = append(rows, i)
+		}
+	}
+	sub := model.Subset(ds, rows) // classes a, b, c declared; no c
+	if len(sub.Classes) != 3 {
+		t.Fatalf("%d classes declared", len(sub.Classes))
+	}
+	for id, name := range map[string]string{"svm2plus": "SVM2+", "svm1plus": "SVM1+"} {
+		spec, err := model.Lookup(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, mc := range []string{"ovr", "ovo"} {
+			_, err := spec.Fit(context.Background(), sub, with(spec.Defaults(), "multiclass", mc), model.Options{})
+			if want := name + ": only one class is present"; err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s %s: err = %v; want %q", id, mc, err, want)
+			}
+		}
 	}
 }
 
@@ -594,9 +657,12 @@ func TestSVM2PlusDegenerate(t *testing.T) {
 	}
 }
 
-// TestQLambdaIndefinite: a privileged Gram matrix that is not positive
-// semi-definite (as the sigmoid kernel's often is not) gets a clear error
-// from eq (5), not a panic or NaN.
+// TestQLambdaIndefinite: QLambda on a privileged Gram matrix that is not
+// positive semi-definite gives a clear error, not a panic or NaN, when
+// λ/C·I + K̃ is not positive definite; when λ/C exceeds |λ_min| it cannot
+// tell (Qλ then has negative eigenvalues, and dual (4) is not convex), so
+// numericallyPSD must reject the matrix and privileged (the model's path to
+// Qλ) must refuse a sigmoid kernel in that regime.
 func TestQLambdaIndefinite(t *testing.T) {
 	kt := mat.NewSymDense(3, []float64{
 		1, 2, 0,
@@ -606,10 +672,12 @@ func TestQLambdaIndefinite(t *testing.T) {
 	if _, err := QLambda(context.Background(), kt, 1, 0.5); err == nil || !strings.Contains(err.Error(), "not positive definite") {
 		t.Fatalf("indefinite K̃: err = %v", err)
 	}
-	// With λ/C above 1 the shifted matrix is positive definite again.
-	if q, err := QLambda(context.Background(), kt, 1, 2); err != nil {
-		t.Fatal(err)
-	} else if v := q.At(0, 1); math.IsNaN(v) {
-		t.Fatal("NaN in Qλ")
+	if ok, err := numericallyPSD(context.Background(), kt); err != nil || ok {
+		t.Fatalf("indefinite K̃: numericallyPSD = %v, %v", ok, err)
+	}
+	ds := toyLUPI(30, 1)
+	_, err := privileged(context.Background(), ds.Z, kernel.Kernel{Kind: kernel.Sigmoid, Gamma: 1}, 1, 10)
+	if err == nil || !strings.Contains(err.Error(), "privileged kernel sigmoid(gamma=1, coef0=0) is not positive semi-definite") {
+		t.Fatalf("sigmoid K̃ with λ/C = 10: err = %v", err)
 	}
 }
