@@ -17,6 +17,9 @@ import (
 //	x = [α; β],  P = [[yyᵀ∘K + K̃/λ, K̃/λ], [K̃/λ, K̃/λ]],
 //	q = [−1 − (C/λ)K̃1; −(C/λ)K̃1],  constant (C²/2λ)1ᵀK̃1,
 //	1ᵀα + 1ᵀβ = nC,  yᵀα = 0,  x ≥ 0.
+//
+// The reference must converge (an unfinished interior-point iterate is no
+// reference).
 func TestAgainstQP(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	for trial := 0; trial < 5; trial++ {
@@ -80,7 +83,8 @@ func TestAgainstQP(t *testing.T) {
 			t.Fatalf("trial %d: qp: %v", trial, err)
 		}
 		if !ref.Converged {
-			t.Logf("trial %d: qp status %v (rel gap %g)", trial, ref.Status, ref.RelGap)
+			t.Fatalf("trial %d (n=%d C=%g λ=%g): the qp reference did not converge: status %v after %d iterations (relative primal residual %g, dual residual %g, gap %g)",
+				trial, n, C, lam, ref.Status, ref.Iter, ref.RelPrimalRes, ref.RelDualRes, ref.RelGap)
 		}
 		res, err := Solve(context.Background(), &Problem{K: &Dense{n, K}, KT: &Dense{n, KT}, Y: y, C: C, Lambda: lam}, Options{Eps: 1e-9})
 		if err != nil {
