@@ -287,6 +287,9 @@ func Run(ctx context.Context, blocks []Block, site SiteFunc, opt Options) (*Resu
 				return nil, fmt.Errorf("%w: site %d", ErrNumerical, i)
 			}
 			for b, bs := range res.blocks {
+				// den ≤ 0: the tilted variance v·den is not positive (a
+				// failed site function; the probit and GPC+ sites give a
+				// positive one in exact arithmetic).
 				den := 1 + d2[b]*v[b]
 				if !(den > 0) || math.IsNaN(dm[b]) || math.IsInf(dm[b], 0) {
 					res.Skipped++
@@ -297,6 +300,13 @@ func Run(ctx context.Context, blocks []Block, site SiteFunc, opt Options) (*Resu
 				tauOld, nuOld := res.Tau[b][i], res.Nu[b][i]
 				tauNew = (1-opt.Damping)*tauOld + opt.Damping*tauNew
 				nuNew = (1-opt.Damping)*nuOld + opt.Damping*nuNew
+				// Without AllowNegative a negative τ̃ (a log-convex site,
+				// d2 > 0) is skipped. With it, the update is kept if the
+				// posterior stays proper: 1 + Δτ̃ Σᵢᵢ = Σᵢᵢ (τ₋ + τ̃_new) > 0.
+				// Given τ₋ > 0 and den > 0 that holds in exact arithmetic
+				// (τ₋ + τ̃_new = (1−δ)/Σᵢᵢ + δ τ₋²/(τ₋ + d2) > 0), so this
+				// check only catches round-off, when d2·v ≳ 1e16 makes
+				// τ₋ + τ̃_new cancel (TestRunSkipsRoundOffImproperUpdate).
 				if tauNew < 0 && (!bs.neg || !(1+(tauNew-tauOld)*cols[b][i] > 0)) {
 					res.Skipped++
 					continue
