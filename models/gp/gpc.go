@@ -29,16 +29,28 @@ var (
 	logLenLo, logLenHi = math.Log(1e-3), math.Log(1e4)
 )
 
-func checkBinary(X *mat.Dense, y []float64) error {
+// EP convergence tolerances (ep.Options.Tol; the site tolerance is derived
+// from it): loose while type-II ML evaluates the evidence, tight for the
+// final fit at the chosen hyper-parameters. Reported in the fit report as
+// ep_tol_search and ep_tol_final.
+const (
+	epTolSearch = 1e-6
+	epTolFinal  = 1e-10
+)
+
+// checkBinary validates one input block (name: "X", or "Z" for the
+// privileged features) and the ±1 labels of a binary fit; its errors name
+// the block, the row and the column of a bad value.
+func checkBinary(name string, X *mat.Dense, y []float64) error {
 	if X == nil {
 		return data.ErrNoData
 	}
 	n, d := X.Dims()
 	if n < 2 || d == 0 {
-		return fmt.Errorf("gp: need at least 2 samples with at least one feature (got %d×%d)", n, d)
+		return fmt.Errorf("gp: need at least 2 samples with at least one feature in %s (got %d×%d)", name, n, d)
 	}
 	if len(y) != n {
-		return fmt.Errorf("gp: %d labels for %d rows", len(y), n)
+		return fmt.Errorf("gp: %d labels for %d rows of %s", len(y), n, name)
 	}
 	var pos, neg int
 	for i, v := range y {
@@ -55,9 +67,9 @@ func checkBinary(X *mat.Dense, y []float64) error {
 		return errors.New("gp: only one class among the training labels: a classifier needs both")
 	}
 	for i := 0; i < n; i++ {
-		for _, v := range X.RawRowView(i) {
+		for j, v := range X.RawRowView(i) {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("gp: row %d has a non-finite value", i+1)
+				return fmt.Errorf("gp: %s row %d column %d: %v is not a finite number", name, i+1, j+1, v)
 			}
 		}
 	}
@@ -256,12 +268,12 @@ func startTheta(amp, ell float64, ard bool, d int) []float64 {
 }
 
 func fitGPC(ctx context.Context, train *data.Dataset, y []float64, v model.Values, opt model.Options) (model.BinaryModel, error) {
-	if err := checkBinary(train.X, y); err != nil {
+	if err := checkBinary("X", train.X, y); err != nil {
 		return nil, err
 	}
 	n, d := train.X.Dims()
 	tk := &ticker{opt: opt}
-	st := &gpcState{ctx: ctx, X: train.X, y: y, ard: v.Bool("ard"), maxSweeps: v.Int("max_sweeps"), tol: 1e-6}
+	st := &gpcState{ctx: ctx, X: train.X, y: y, ard: v.Bool("ard"), maxSweeps: v.Int("max_sweeps"), tol: epTolSearch}
 	frac := 0.0
 	st.tick = func(sweep, site int) {
 		tk.report(model.Progress{Fraction: frac, Stage: fmt.Sprintf("EP sweep %d", sweep), Iter: st.sweeps + sweep})
@@ -291,7 +303,7 @@ func fitGPC(ctx context.Context, train *data.Dataset, y []float64, v model.Value
 		warnings = append(warnings, sr.warnings...)
 	}
 	// Final EP at the chosen hyper-parameters with a tight tolerance.
-	st.tol = 1e-10
+	st.tol = epTolFinal
 	res, _, k, err := st.run(theta)
 	if err != nil {
 		return nil, fmt.Errorf("gpc: EP failed: %w", err)
@@ -312,6 +324,8 @@ func fitGPC(ctx context.Context, train *data.Dataset, y []float64, v model.Value
 			"lengthscale":             math.Exp(geoMean(k.LogLen)),
 			"ep_sweeps":               float64(res.Sweeps),
 			"ep_sweeps_total":         float64(st.sweeps),
+			"ep_tol_search":           epTolSearch,
+			"ep_tol_final":            epTolFinal,
 			"evidence_evaluations":    float64(evals),
 		},
 		Diagnostics: map[string][]float64{"f_mean": append([]float64(nil), fm...), "f_sd": fsd, "site_precision": append([]float64(nil), res.Tau[0]...)},

@@ -11,6 +11,7 @@ import (
 
 	"lupilab/models/data"
 	"lupilab/models/model"
+	"lupilab/models/solver/ep"
 )
 
 type gpcRef struct {
@@ -174,5 +175,48 @@ func TestGPCTypeII(t *testing.T) {
 	}
 	if infNorm(g) > 1e-3 {
 		t.Errorf("gradient at the optimum %v", g)
+	}
+}
+
+// The fit reports the EP tolerances it uses (ep_tol_search during type-II
+// ML, ep_tol_final for the final fit) for GPC and GPC+, and the final fit
+// really runs at ep_tol_final: without type-II ML the fit is the final EP
+// alone, so EP re-run from zero sites at that tolerance must reproduce its
+// sweeps and log Z exactly, while a 10× looser tolerance stops earlier.
+func TestEPTolerancesReported(t *testing.T) {
+	ds, y := lupiData(30, 14)
+	for _, id := range []string{"gpc", "gpcplus"} {
+		fit, err := fitSpec(t, id, ds, map[string]string{"optimize": "false"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := fit.Report()
+		ex := r.Extras
+		if ex["ep_tol_search"] != 1e-6 || ex["ep_tol_final"] != 1e-10 {
+			t.Errorf("%s: ep_tol_search %v, ep_tol_final %v (want 1e-6, 1e-10)", id, ex["ep_tol_search"], ex["ep_tol_final"])
+		}
+		run := func(tol float64) *ep.Result {
+			var res *ep.Result
+			var err error
+			if id == "gpc" {
+				st := &gpcState{ctx: context.Background(), X: ds.X, y: y, maxSweeps: 100, tol: tol}
+				res, _, _, err = st.run([]float64{0, 0})
+			} else {
+				ps := plusState(ds, y, tol)
+				ps.maxSweeps, ps.accel = 100, new(ep.Accel)
+				res, _, _, err = ps.run([]float64{0, 0, 0, 0, 0})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}
+		res := run(ex["ep_tol_final"])
+		if res.Sweeps != r.Iterations || res.LogZ != ex["log_marginal_likelihood"] {
+			t.Errorf("%s: EP at ep_tol_final: %d sweeps, log Z %.15g; the fit: %d sweeps, %.15g", id, res.Sweeps, res.LogZ, r.Iterations, ex["log_marginal_likelihood"])
+		}
+		if loose := run(10 * ex["ep_tol_final"]); loose.Sweeps >= res.Sweeps {
+			t.Errorf("%s: a 10× looser tolerance takes %d sweeps, ep_tol_final %d: the check does not discriminate", id, loose.Sweeps, res.Sweeps)
+		}
 	}
 }

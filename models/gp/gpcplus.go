@@ -23,8 +23,9 @@ import (
 // quadrature (eq 12; ep.HeteroTilted).
 // Both blocks allow negative site precisions (ep.Block.AllowNegative: the
 // likelihood is log-convex in g for well-classified samples and, integrated
-// over g, a scale mixture of probits in f); EP still damps, and skips an
-// update that would make the posterior improper.
+// over g, a scale mixture of probits in f). EP damping is available as the
+// "damping" parameter (default 1: undamped); an update that would make the
+// posterior improper, or whose cavity is improper, is skipped (and reported).
 //
 // Hyper-parameters θ = (log θ_f, log ℓ_f…, log θ_g, log ℓ_g…, m_g). Type-II
 // ML optimises the length-scales and m_g. log θ_f is held at its parameter
@@ -259,20 +260,20 @@ func (g *GPCPlus) Probability(ds *data.Dataset) ([]float64, error) {
 }
 
 func fitGPCPlus(ctx context.Context, train *data.Dataset, y []float64, v model.Values, opt model.Options) (model.BinaryModel, error) {
-	if err := checkBinary(train.X, y); err != nil {
+	if err := checkBinary("X", train.X, y); err != nil {
 		return nil, err
 	}
 	if train.Z == nil {
 		return nil, errors.New("gpcplus: the training data has no privileged block Z (GPC+ needs it at training time)")
 	}
-	if err := checkBinary(train.Z, y); err != nil {
-		return nil, fmt.Errorf("privileged block: %w", err)
+	if err := checkBinary("Z", train.Z, y); err != nil {
+		return nil, fmt.Errorf("gpcplus: privileged block: %w", err)
 	}
 	n, d := train.X.Dims()
 	_, dz := train.Z.Dims()
 	ard := v.Bool("ard")
 	nodes := v.Int("quad_nodes")
-	st := &gpcPlusState{ctx: ctx, X: train.X, Z: train.Z, y: y, maxSweeps: v.Int("max_sweeps"), tol: 1e-6, accel: new(ep.Accel),
+	st := &gpcPlusState{ctx: ctx, X: train.X, Z: train.Z, y: y, maxSweeps: v.Int("max_sweeps"), tol: epTolSearch, accel: new(ep.Accel),
 		damping: v.Float("damping"), gh: ep.NewGaussHermite(nodes)}
 	thF := startTheta(v.Float("amplitude"), v.Float("lengthscale"), ard, d)
 	thG := startTheta(v.Float("gamplitude"), v.Float("glengthscale"), ard, dz)
@@ -315,7 +316,7 @@ func fitGPCPlus(ctx context.Context, train *data.Dataset, y []float64, v model.V
 		theta, evals = sr.theta, sr.evaluations
 		warnings = append(warnings, sr.warnings...)
 	}
-	st.tol = 1e-10
+	st.tol = epTolFinal
 	res, _, _, err := st.run(theta)
 	if err != nil {
 		return nil, fmt.Errorf("gpcplus: EP failed: %w", err)
@@ -377,6 +378,8 @@ func fitGPCPlus(ctx context.Context, train *data.Dataset, y []float64, v model.V
 			"exp_g_q90":            q(0.9),
 			"ep_sweeps":            float64(res.Sweeps),
 			"ep_sweeps_total":      float64(st.sweeps),
+			"ep_tol_search":        epTolSearch,
+			"ep_tol_final":         epTolFinal,
 			"ep_skipped_updates":   float64(res.Skipped),
 			"f_negative_sites":     float64(negF),
 			"evidence_evaluations": float64(evals),

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sort"
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/integrate/quad"
 	"gonum.org/v1/gonum/mat"
 
 	"lupilab/models/data"
@@ -325,32 +327,83 @@ func TestGPCPlusFitAndDiagnostics(t *testing.T) {
 	}
 }
 
+// wantErr fails the test unless err is non-nil and its message contains
+// every one of subs (the message must name the problem).
+func wantErr(t *testing.T, label string, err error, subs ...string) {
+	t.Helper()
+	if err == nil {
+		t.Errorf("%s: accepted", label)
+		return
+	}
+	for _, s := range subs {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("%s: error %q does not say %q", label, err, s)
+		}
+	}
+}
+
+// Bad training input is rejected with a message that names the problem
+// (and, for a non-finite value, the block, row, column and value): through
+// the registry (model.Spec.Fit, whose data validation comes first) and
+// through the models' own checks (fitGPC, fitGPCPlus).
 func TestBadInput(t *testing.T) {
-	ds, _ := lupiData(20, 5)
+	ds, y := lupiData(20, 5)
 	noZ := *ds
 	noZ.Z = nil
-	if _, err := fitSpec(t, "gpcplus", &noZ, nil); err == nil || !strings.Contains(err.Error(), "privileged") {
-		t.Errorf("no Z: %v", err)
-	}
+	_, err := fitSpec(t, "gpcplus", &noZ, nil)
+	wantErr(t, "no Z", err, "privileged")
 	one := *ds
 	one.Y = make([]int, 20)
 	for _, id := range []string{"gpc", "gpcplus"} {
-		if _, err := fitSpec(t, id, &one, nil); err == nil {
-			t.Errorf("%s: one class accepted", id)
-		}
-		nan := *ds
-		nan.X = mat.DenseCopyOf(ds.X)
-		nan.X.Set(3, 1, math.NaN())
-		if _, err := fitSpec(t, id, &nan, nil); err == nil {
-			t.Errorf("%s: NaN accepted", id)
+		_, err := fitSpec(t, id, &one, nil)
+		wantErr(t, id+": one class", err, "only one class")
+		for _, bad := range []float64{math.NaN(), math.Inf(1)} {
+			nan := *ds
+			nan.X = mat.DenseCopyOf(ds.X)
+			nan.X.Set(3, 1, bad)
+			_, err := fitSpec(t, id, &nan, nil)
+			wantErr(t, fmt.Sprintf("%s: %v in X", id, bad), err, "X row 4 column 2", fmt.Sprint(bad), "not a finite number")
+			nz := *ds
+			nz.Z = mat.DenseCopyOf(ds.Z)
+			nz.Z.Set(5, 0, bad)
+			_, err = fitSpec(t, id, &nz, nil)
+			wantErr(t, fmt.Sprintf("%s: %v in Z", id, bad), err, "Z row 6 column 1", fmt.Sprint(bad), "not a finite number")
 		}
 		tiny := model.Subset(ds, []int{0})
-		if _, err := fitSpec(t, id, tiny, nil); err == nil {
-			t.Errorf("%s: one sample accepted", id)
-		}
+		_, err = fitSpec(t, id, tiny, nil)
+		wantErr(t, id+": one sample", err, "only one class")
 	}
-	if _, err := fitGPC(context.Background(), ds, []float64{1, 2}, gpcValues(t, nil), model.Options{}); err == nil {
-		t.Error("label count mismatch accepted")
+	// the models' own checks (reached without the registry's validation)
+	ctx := context.Background()
+	pv := func() model.Values {
+		spec, _ := model.Lookup("gpcplus")
+		return spec.Defaults()
+	}
+	_, err = fitGPC(ctx, ds, []float64{1, 2}, gpcValues(t, nil), model.Options{})
+	wantErr(t, "label count mismatch", err, "2 labels for 20 rows of X")
+	bad := append([]float64(nil), y...)
+	bad[2] = 0.5
+	_, err = fitGPC(ctx, ds, bad, gpcValues(t, nil), model.Options{})
+	wantErr(t, "label 0.5", err, "label 0.5 at row 3 is not ±1")
+	_, err = fitGPC(ctx, model.Subset(ds, []int{0}), y[:1], gpcValues(t, nil), model.Options{})
+	wantErr(t, "one sample (gpc)", err, "at least 2 samples", "1×2")
+	same := make([]float64, 20)
+	for i := range same {
+		same[i] = -1
+	}
+	_, err = fitGPCPlus(ctx, ds, same, pv(), model.Options{})
+	wantErr(t, "one class (gpcplus)", err, "only one class")
+	for _, b := range []float64{math.NaN(), math.Inf(-1)} {
+		nz := *ds
+		nz.Z = mat.DenseCopyOf(ds.Z)
+		nz.Z.Set(7, 1, b)
+		_, err = fitGPCPlus(ctx, &nz, y, pv(), model.Options{})
+		wantErr(t, fmt.Sprintf("%v in Z (gpcplus)", b), err, "privileged", "Z row 8 column 2", fmt.Sprint(b), "not a finite number")
+		nx := *ds
+		nx.X = mat.DenseCopyOf(ds.X)
+		nx.X.Set(0, 0, b)
+		_, err = fitGPC(ctx, &nx, y, gpcValues(t, nil), model.Options{})
+		wantErr(t, fmt.Sprintf("%v in X (gpc)", b), err, "X row 1 column 1", fmt.Sprint(b), "not a finite number")
 	}
 	// constant features are fine (zero distances), and predictions stay finite
 	cst := *ds
@@ -366,9 +419,8 @@ func TestBadInput(t *testing.T) {
 	// wrong width at prediction
 	wide := *ds
 	wide.X = mat.NewDense(3, 5, nil)
-	if _, err := f.Predict(&wide); err == nil {
-		t.Error("wrong feature count accepted at prediction")
-	}
+	_, err = f.Predict(&wide)
+	wantErr(t, "wrong feature count at prediction", err, "5 features", "trained on 2")
 	// cancellation
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -578,4 +630,185 @@ func centralDiff(t *testing.T, ps *gpcPlusState, center *ep.Sites, theta []float
 		f[j] = r.LogZ
 	}
 	return (f[0] - f[1]) / (2 * h)
+}
+
+// expectN returns E[h(g)] for g ~ N(m, v) by composite 20-point
+// Gauss–Legendre over c ± 12√v (c: where h·N has its mass), doubling the
+// number of panels from 8 until two successive values agree to 1e-13
+// (relative to 1 + |value|; fails after 2¹² panels).
+func expectN(t *testing.T, h func(float64) float64, m, v, c float64) float64 {
+	t.Helper()
+	sd := math.Sqrt(v)
+	lo, hi := c-12*sd, c+12*sd
+	f := func(g float64) float64 {
+		return h(g) * math.Exp(-0.5*(g-m)*(g-m)/v) / math.Sqrt(2*math.Pi*v)
+	}
+	prev := math.NaN()
+	for panels := 8; panels <= 1<<12; panels *= 2 {
+		w := (hi - lo) / float64(panels)
+		var s float64
+		for p := 0; p < panels; p++ {
+			s += quad.Fixed(f, lo+float64(p)*w, lo+float64(p+1)*w, 20, quad.Legendre{}, 0)
+		}
+		if math.Abs(s-prev) <= 1e-13*(1+math.Abs(s)) {
+			return s
+		}
+		prev = s
+	}
+	t.Fatalf("expectN(m=%g, v=%g): no agreement to 1e-13", m, v)
+	return 0
+}
+
+// fitPlusFixed fits GPC+ on ds with type-II ML off at θ = (log θ_f,
+// log ℓ_f, log θ_g, log ℓ_g, m_g), returning the binary model, and the same
+// final EP run again (gpcPlusState.run, same options) for independent
+// checks.
+func fitPlusFixed(t *testing.T, ds *data.Dataset, y, theta []float64) (*GPCPlus, *ep.Result) {
+	t.Helper()
+	set := map[string]string{"optimize": "false", "amplitude": ftoa(math.Exp(theta[0])), "lengthscale": ftoa(math.Exp(theta[1])),
+		"gamplitude": ftoa(math.Exp(theta[2])), "glengthscale": ftoa(math.Exp(theta[3])), "gmean": ftoa(theta[4])}
+	fit, err := fitSpec(t, "gpcplus", ds, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := fit.(*model.Classifier).Models[0].(*GPCPlus)
+	ps := plusState(ds, y, epTolFinal)
+	ps.maxSweeps, ps.accel = 100, new(ep.Accel)
+	res := mustRun(t, ps, theta)
+	if !res.Converged || res.Skipped != 0 {
+		t.Fatalf("EP: converged %v, %d skipped", res.Converged, res.Skipped)
+	}
+	if math.Abs(res.LogZ-g.Rep.Extras["log_marginal_likelihood"]) > 1e-12 {
+		t.Fatalf("re-run EP log Z %.15g, fit %.15g", res.LogZ, g.Rep.Extras["log_marginal_likelihood"])
+	}
+	return g, res
+}
+
+// GPC+'s predictive probability (eq 9) recomputed independently:
+// p(y=+1|x*) = ∫ Φ(m*/√(v* + e^g)) N(g; m_g, θ_g) dg, with m*, v* the f
+// predictive from the EP sites by dense algebra (m* = k*ᵀ(I + S̃K)⁻¹ν̃,
+// v* = k** − k*ᵀ(I + S̃K)⁻¹S̃k*, valid for any sign of τ̃), g the prior
+// marginal of g at a point without privileged features (θ_g = 1.5, m_g =
+// −0.4 here), and the integral by refined Gauss–Legendre (expectN). The
+// model's f predictive must match to 1e-9 and its probability (32-node
+// Gauss–Hermite) to 1e-9; a model that used g's mean alone (θ_g = 0) or
+// GPC's unit noise would differ by ≫ 1e-3.
+func TestGPCPlusPredictiveProbability(t *testing.T) {
+	ds, y := lupiData(40, 11)
+	theta := []float64{0, math.Log(1.2), math.Log(1.5), math.Log(0.8), -0.4}
+	g, res := fitPlusFixed(t, ds, y, theta)
+	test, _ := lupiData(12, 12)
+	p, err := g.Probability(test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mModel, vModel, err := g.f.latent(test.X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// reference f predictive
+	n := len(y)
+	kf, _, _ := plusState(ds, y, 0).split(theta)
+	K := kf.gram(ds.X)
+	thF, ell := math.Exp(theta[0]), math.Exp(theta[1])
+	m := test.Rows()
+	Ks := mat.NewDense(n, m, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < m; j++ {
+			var d2 float64
+			for c := 0; c < 2; c++ {
+				d := ds.X.At(i, c) - test.X.At(j, c)
+				d2 += d * d
+			}
+			Ks.Set(i, j, thF*math.Exp(-0.5*d2/(ell*ell)))
+		}
+	}
+	A := mat.NewDense(n, n, nil) // I + S̃K
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			A.Set(i, j, res.Tau[0][i]*K.At(i, j))
+		}
+		A.Set(i, i, A.At(i, i)+1)
+	}
+	var a, B mat.Dense
+	if err := a.Solve(A, mat.NewVecDense(n, res.Nu[0])); err != nil {
+		t.Fatal(err)
+	}
+	SKs := mat.DenseCopyOf(Ks)
+	for i := 0; i < n; i++ {
+		for j := 0; j < m; j++ {
+			SKs.Set(i, j, res.Tau[0][i]*Ks.At(i, j))
+		}
+	}
+	if err := B.Solve(A, SKs); err != nil {
+		t.Fatal(err)
+	}
+	mg, thG := theta[4], math.Exp(theta[2])
+	worstNoVar, worst := 0.0, 0.0
+	for j := 0; j < m; j++ {
+		var ms, q float64
+		for i := 0; i < n; i++ {
+			ms += Ks.At(i, j) * a.At(i, 0)
+			q += Ks.At(i, j) * B.At(i, j)
+		}
+		vs := thF - q
+		if math.Abs(mModel[j]-ms) > 1e-9 || math.Abs(vModel[j]-vs) > 1e-9 {
+			t.Errorf("test %d: model f predictive (%.12g, %.12g), dense EP posterior (%.12g, %.12g)", j, mModel[j], vModel[j], ms, vs)
+		}
+		want := expectN(t, func(gg float64) float64 { return ep.Phi(ms / math.Sqrt(vs+math.Exp(gg))) }, mg, thG, mg)
+		if math.Abs(p[j]-want) > 1e-9 {
+			t.Errorf("test %d (m* %.4g, v* %.4g): P(y=+1) = %.12g, integral %.12g", j, ms, vs, p[j], want)
+		}
+		worst = math.Max(worst, math.Abs(p[j]-want))
+		worstNoVar = math.Max(worstNoVar, math.Abs(want-ep.Phi(ms/math.Sqrt(vs+math.Exp(mg)))))
+	}
+	t.Logf("max |P − integral| %.2g; with g pinned at m_g the integral moves by up to %.3g", worst, worstNoVar)
+	// the case must discriminate the test-time noise distribution
+	if worstNoVar < 1e-3 {
+		t.Errorf("with g pinned at m_g the probabilities move by only %g: the case does not test θ_g", worstNoVar)
+	}
+}
+
+// The report's per-sample noise diagnostics against the EP posterior
+// marginals of g, Q(gᵢ) = N(μᵢ, σᵢ²) (from a re-run of the final EP):
+// g_mean = μᵢ, g_sd = σᵢ, and the log-normal moments exp_g_mean =
+// E[e^g] = exp(μ + σ²/2), exp_g_sd = E[e^g]·√(exp(σ²) − 1) and slope =
+// E[e^{−g/2}] = exp(−μ/2 + σ²/8) for every sample (1e-12 relative), and
+// the same three by numerical integration over Q(gᵢ) (expectN) at the
+// samples with the smallest, median and largest σᵢ (1e-10 relative).
+func TestGPCPlusNoiseDiagnostics(t *testing.T) {
+	ds, y := lupiData(40, 13)
+	theta := []float64{0, 0, 0, 0, -0.5}
+	g, res := fitPlusFixed(t, ds, y, theta)
+	d := g.Rep.Diagnostics
+	rel := func(a, b float64) float64 { return math.Abs(a-b) / math.Abs(b) }
+	order := make([]int, len(y))
+	for i := range y {
+		order[i] = i
+		mu, s2 := res.Mu[1][i], res.Var[1][i]
+		e := math.Exp(mu + s2/2)
+		want := map[string]float64{"g_mean": mu, "g_sd": math.Sqrt(s2), "exp_g_mean": e,
+			"exp_g_sd": e * math.Sqrt(math.Exp(s2)-1), "slope": math.Exp(-mu/2 + s2/8)}
+		for k, w := range want {
+			if rel(d[k][i], w) > 1e-12 {
+				t.Errorf("sample %d: %s = %.15g, closed form %.15g", i, k, d[k][i], w)
+			}
+		}
+	}
+	sort.Slice(order, func(a, b int) bool { return res.Var[1][order[a]] < res.Var[1][order[b]] })
+	t.Logf("σ² from %.3g to %.3g", res.Var[1][order[0]], res.Var[1][order[len(order)-1]])
+	for _, i := range []int{order[0], order[len(order)/2], order[len(order)-1]} {
+		mu, s2 := res.Mu[1][i], res.Var[1][i]
+		e1 := expectN(t, math.Exp, mu, s2, mu+s2)
+		e2 := expectN(t, func(x float64) float64 { return math.Exp(2 * x) }, mu, s2, mu+2*s2)
+		sl := expectN(t, func(x float64) float64 { return math.Exp(-x / 2) }, mu, s2, mu-s2/2)
+		for _, c := range []struct {
+			name      string
+			got, want float64
+		}{{"exp_g_mean", d["exp_g_mean"][i], e1}, {"exp_g_sd", d["exp_g_sd"][i], math.Sqrt(e2 - e1*e1)}, {"slope", d["slope"][i], sl}} {
+			if rel(c.got, c.want) > 1e-10 {
+				t.Errorf("sample %d (σ² = %.3g): %s = %.15g, integral %.15g", i, s2, c.name, c.got, c.want)
+			}
+		}
+	}
 }
