@@ -19,8 +19,10 @@ import (
 // m_g = 0 is the paper's model), and the likelihood
 // P(yₙ | f, g) = Φ(yₙ f(xₙ)/√exp(g(zₙ))) (eq 7). EP uses factorised
 // bivariate Gaussian sites (eq 10) so that the posterior is Q(f)Q(g)
-// (eq 11); log Zₙ integrates f analytically and g by Gauss–Hermite
-// quadrature (eq 12; ep.HeteroTilted).
+// (eq 11); log Zₙ integrates f analytically and g by quadrature (eq 12;
+// ep.HeteroTilted: Gauss–Hermite centred on the cavity, or a trapezoid rule
+// through the tilted mode where that one would be inaccurate — confidently
+// misclassified samples, a wide g cavity).
 // Both blocks allow negative site precisions (ep.Block.AllowNegative: the
 // likelihood is log-convex in g for well-classified samples and, integrated
 // over g, a scale mixture of probits in f). EP damping is available as the

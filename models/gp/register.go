@@ -62,7 +62,7 @@ func init() {
 		model.Param{Name: "damping", Label: "EP damping", Kind: model.Float, Default: "1", Min: 0.05, Max: 1,
 			Help: "Fraction of each proposed site update that is applied (1 = undamped sequential EP)."},
 		model.Param{Name: "quad_nodes", Label: "Quadrature nodes", Kind: model.Int, Default: "32", Min: 4, Max: 128,
-			Help: "Gauss–Hermite nodes for the integral over g (paper 002 eq 12)."},
+			Help: "Gauss–Hermite nodes for the integral over g (paper 002 eq 12); where they would be inaccurate (a far tail, a wide g) a mode-centred rule takes over."},
 	)
 	pp[0].Help = "Prior variance of f. Held at this value by type-II ML: scaling it is the same as shifting the g mean, which is learnt."
 	pp[2].Help = "Prior variance of g, the log noise variance on the privileged space (held unless optimize_gamplitude)."

@@ -2,7 +2,8 @@
 // for Gaussian-process classifiers (paper 002; Rasmussen & Williams 2006,
 // ch. 3): numerically stable log Φ and N/Φ, the tilted moments of the probit
 // site (R&W eqs 3.58, 3.82) and of the heteroscedastic probit site of GPC+
-// (paper 002 eq 12, by Gauss–Hermite quadrature in the log domain), and a
+// (paper 002 eq 12, by Gauss–Hermite quadrature in the log domain, or a
+// trapezoid rule centred on the tilted mode where that is inaccurate), and a
 // sequential EP engine over one or more independent latent GP blocks with
 // rank-one updates, a full recomputation after every sweep, damping, skipping
 // of updates with a negative site precision (or, for blocks that allow
