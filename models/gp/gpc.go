@@ -323,6 +323,7 @@ func fitGPC(ctx context.Context, train *data.Dataset, y []float64, v model.Value
 			"amplitude":               math.Exp(k.LogAmp),
 			"lengthscale":             math.Exp(geoMean(k.LogLen)),
 			"ep_sweeps":               float64(res.Sweeps),
+			"ep_skipped_updates":      float64(res.Skipped),
 			"ep_sweeps_total":         float64(st.sweeps),
 			"ep_tol_search":           epTolSearch,
 			"ep_tol_final":            epTolFinal,
