@@ -3,6 +3,8 @@ package gp
 import (
 	"context"
 	"fmt"
+	"os"
+	"strconv"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -145,6 +147,61 @@ func BenchmarkPredictGrid(b *testing.B) {
 				}
 				b.ReportMetric(1e3*(cpuSeconds()-c0)/float64(b.N), "cpu-ms/op")
 			})
+		}
+	}
+}
+
+// TestWDBCSearchTrace (GP_WDBC_TRACE=k) prints, for the first k repeats of
+// the gpcplus experiment's wdbc task (its splits, standardisation and
+// starting length-scales), GPC's and GPC+'s type-II ML: evidence
+// evaluations, EP sweeps, the evidence reached and the length-scales and g
+// mean chosen. It explains their time ratio there (RESULTS.md, summary).
+func TestWDBCSearchTrace(t *testing.T) {
+	k, _ := strconv.Atoi(os.Getenv("GP_WDBC_TRACE"))
+	if k <= 0 {
+		t.Skip("set GP_WDBC_TRACE=<repeats>")
+	}
+	ds, err := data.LoadShipped("../../web/datasets", "wdbc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	N := ds.Rows()
+	ntr, nva := min(200, N/3), min(200, N/3)
+	for r := 0; r < k; r++ {
+		seed := int64(1) + int64(r)*7919 // the experiment's seed for repeat r (task 0, -seed 1)
+		train, rest, err := data.StratifiedSplit(ds, float64(ntr)/float64(N), seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := data.StratifiedSplit(rest, float64(nva)/float64(rest.Rows()), seed+1); err != nil {
+			t.Fatal(err)
+		}
+		sc, err := data.FitScaler(train, data.ScaleStandard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if train, err = sc.Transform(train); err != nil {
+			t.Fatal(err)
+		}
+		mx, mz := medianDistance(train.X), medianDistance(train.Z)
+		for _, id := range []string{"gpc", "gpcplus"} {
+			spec, _ := model.Lookup(id)
+			set := model.Values{"lengthscale": fmtF(mx), "restarts": "0"}
+			if id == "gpcplus" {
+				set["glengthscale"] = fmtF(mz)
+			}
+			v, err := spec.Resolve(set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c0 := cpuSeconds()
+			f, err := spec.Fit(context.Background(), train, v, model.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ex := f.Report().Extras
+			fmt.Printf("repeat %d %-8s %6.3f CPU s  evaluations %3.0f  sweeps %4.0f  log Z %.4f  ℓ_f %.3g  ℓ_g %.3g  m_g %.3g\n", r+1, id, cpuSeconds()-c0,
+				ex["evidence_evaluations"], ex["ep_sweeps_total"], ex["log_marginal_likelihood"], ex["lengthscale"], ex["glengthscale"], ex["gmean"])
 		}
 	}
 }
