@@ -149,3 +149,33 @@ func urlParams(t *testing.T, b *browser) model.Values {
 	}
 	return v
 }
+
+// TestModelErrorShown: a fit the model refuses shows its error in the page,
+// and the app recovers when the setting is changed back. SVM2+ with a
+// sigmoid privileged kernel (not positive semi-definite, so dual (4) is not
+// convex) must say so instead of training, panicking or showing NaN; the
+// same link with an RBF privileged kernel trains.
+func TestModelErrorShown(t *testing.T) {
+	url := startServer(t)
+	b := newBrowser(t, 1280, 900)
+	link := url + "/?data=gen:lupi2d&n=100&noise=0.2&seed=1&train=70&model=svm2plus&p.zkernel="
+	b.run(t, chromedp.Navigate(link+"sigmoid"), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
+	b.waitJS(t, `(document.getElementById("error")||{}).textContent?.includes("not positive semi-definite")`, time.Minute)
+	msg := b.errorText(t, "error")
+	if !strings.Contains(msg, "privileged kernel sigmoid") || !strings.Contains(msg, "RBF") {
+		t.Errorf("error %q should name the kernel and suggest a positive semi-definite one", msg)
+	}
+	if acc := b.jsString(t, `(document.getElementById("m-test-acc")||{}).textContent`); acc != "" {
+		t.Errorf("a refused fit shows a test accuracy %q", acc)
+	}
+	t.Logf("shown: %s", msg)
+	b.screenshot(t, "error-svm2plus-sigmoid")
+	b.run(t, chromedp.Navigate(link+"rbf"), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
+	acc := b.waitText(t, "#m-test-acc", time.Minute, func(s string) bool { return strings.HasSuffix(s, "%") })
+	if e := b.errorText(t, "error"); e != "" {
+		t.Errorf("error %q still shown after a fit that worked (test accuracy %s)", e, acc)
+	}
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
+	}
+}
