@@ -168,19 +168,9 @@ func TestWDBCSearchTrace(t *testing.T) {
 	N := ds.Rows()
 	ntr, nva := min(200, N/3), min(200, N/3)
 	for r := 0; r < k; r++ {
-		seed := int64(1) + int64(r)*7919 // the experiment's seed for repeat r (task 0, -seed 1)
-		train, rest, err := data.StratifiedSplit(ds, float64(ntr)/float64(N), seed)
+		// the experiment's repeat r of its first task, with -seed 1
+		train, _, _, err := repeatSplit(ds, ntr, nva, 1+int64(r)*7919)
 		if err != nil {
-			t.Fatal(err)
-		}
-		if _, _, err := data.StratifiedSplit(rest, float64(nva)/float64(rest.Rows()), seed+1); err != nil {
-			t.Fatal(err)
-		}
-		sc, err := data.FitScaler(train, data.ScaleStandard)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if train, err = sc.Transform(train); err != nil {
 			t.Fatal(err)
 		}
 		mx, mz := medianDistance(train.X), medianDistance(train.Z)

@@ -255,23 +255,9 @@ func runOn(ctx context.Context, cfg experiment.Config, sets []*data.Dataset) (*e
 			return nil, fmt.Errorf("gpcplus experiment: task %s has only %d rows", tk.name, N)
 		}
 		for r := 0; r < repeats; r++ {
-			seed := cfg.Seed + int64(r)*7919 + int64(ti)*104729
-			train, rest, err := data.StratifiedSplit(tk.ds, float64(ntr)/float64(N), seed)
+			train, val, test, err := repeatSplit(tk.ds, ntr, nva, cfg.Seed+int64(r)*7919+int64(ti)*104729)
 			if err != nil {
 				return nil, err
-			}
-			val, test, err := data.StratifiedSplit(rest, float64(nva)/float64(rest.Rows()), seed+1)
-			if err != nil {
-				return nil, err
-			}
-			sc, err := data.FitScaler(train, data.ScaleStandard)
-			if err != nil {
-				return nil, err
-			}
-			for _, p := range []**data.Dataset{&train, &val, &test} {
-				if *p, err = sc.Transform(*p); err != nil {
-					return nil, err
-				}
 			}
 			mx, mz := medianDistance(train.X), medianDistance(train.Z)
 			g0, gz0 := 1/(mx*mx), 1/(mz*mz)
@@ -330,6 +316,29 @@ func runOn(ctx context.Context, cfg experiment.Config, sets []*data.Dataset) (*e
 	res.Tables = append(res.Tables, timeTable(tasks, methods, all))
 	res.Raw["runs"] = all
 	return res, nil
+}
+
+// repeatSplit is one repeat's data: stratified training (ntr rows),
+// validation (nva rows) and test (the rest) parts of ds drawn with seed,
+// standardised on the training rows.
+func repeatSplit(ds *data.Dataset, ntr, nva int, seed int64) (train, val, test *data.Dataset, err error) {
+	train, rest, err := data.StratifiedSplit(ds, float64(ntr)/float64(ds.Rows()), seed)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if val, test, err = data.StratifiedSplit(rest, float64(nva)/float64(rest.Rows()), seed+1); err != nil {
+		return nil, nil, nil, err
+	}
+	sc, err := data.FitScaler(train, data.ScaleStandard)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	for _, p := range []**data.Dataset{&train, &val, &test} {
+		if *p, err = sc.Transform(*p); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	return train, val, test, nil
 }
 
 // svmCVNote states the experiment's deviation from paper 002 §4 in the
