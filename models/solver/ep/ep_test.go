@@ -420,6 +420,22 @@ func heteroCompare(t *testing.T, label string, h, ref HeteroMoments, cavity bool
 //     density is e^{−130} of the peaks).
 //
 // The reference itself must reproduce the closed form at y·mf = 0
+// ruleTally counts the cases HeteroTilted sent to each rule (index 1: the
+// cavity-centred one) and the worst log Zₙ and derivative errors per rule.
+type ruleTally struct {
+	worst [2][2]float64
+	used  [2]int
+}
+
+func (r *ruleTally) add(cav bool, errLogZ, errDeriv float64) {
+	k := 0
+	if cav {
+		k = 1
+	}
+	r.used[k]++
+	r.worst[k][0], r.worst[k][1] = math.Max(r.worst[k][0], errLogZ), math.Max(r.worst[k][1], errDeriv)
+}
+
 // (Z = ½, tilted g = cavity g, ∂/∂vf = 0) to 1e-13.
 func TestHeteroTiltedAdaptiveReference(t *testing.T) {
 	ref, ok := heteroAdaptive(1, 0, 1, 0.3, 2)
@@ -440,8 +456,7 @@ func TestHeteroTiltedAdaptiveReference(t *testing.T) {
 		// far mass behind a flat Φ; bimodal
 		{1, -47.27, 7.51, -5.7, 0.329}, {1, -20, 1, -40, 5}, {1, -30, 1, -60, 5},
 	}
-	var worst [2][2]float64 // [cavity rule?][log Z, derivatives]
-	var used [2]int
+	var tally ruleTally
 	for _, c := range cases {
 		ref, ok := heteroAdaptive(c[0], c[1], c[2], c[3], c[4])
 		if !ok {
@@ -452,18 +467,13 @@ func TestHeteroTiltedAdaptiveReference(t *testing.T) {
 			h := HeteroTilted(gh, c[0], c[1], c[2], c[3], c[4])
 			cav := h == heteroCavity(gh, c[0], c[1], c[2], c[3], c[4])
 			el, ed := heteroCompare(t, fmt.Sprintf("%d nodes, %v", nodes, c), h, ref, cav)
-			k := 0
-			if cav {
-				k = 1
-			}
-			used[k]++
-			worst[k][0], worst[k][1] = math.Max(worst[k][0], el), math.Max(worst[k][1], ed)
+			tally.add(cav, el, ed)
 		}
 	}
 	t.Logf("cavity-centred rule: %d cases, max errors log Z %.1e, derivatives %.1e; mode-centred: %d cases, %.1e, %.1e",
-		used[1], worst[1][0], worst[1][1], used[0], worst[0][0], worst[0][1])
-	if used[0] < 30 || used[1] < 15 {
-		t.Errorf("rules used %v times: the grid should exercise both", used)
+		tally.used[1], tally.worst[1][0], tally.worst[1][1], tally.used[0], tally.worst[0][0], tally.worst[0][1])
+	if tally.used[0] < 30 || tally.used[1] < 15 {
+		t.Errorf("rules used %v times: the grid should exercise both", tally.used)
 	}
 }
 
@@ -474,8 +484,7 @@ func TestHeteroTiltedRandomCavities(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	for _, nodes := range []int{32, 8} {
 		gh := NewGaussHermite(nodes)
-		var worst [2][2]float64
-		var used [2]int
+		var tally ruleTally
 		for i := 0; i < 90; i++ {
 			c := (2*rng.Float64() - 1) * 12
 			if i%4 == 0 {
@@ -491,17 +500,12 @@ func TestHeteroTiltedRandomCavities(t *testing.T) {
 			h := HeteroTilted(gh, 1, c, vf, mg, vg)
 			cav := h == heteroCavity(gh, 1, c, vf, mg, vg)
 			el, ed := heteroCompare(t, fmt.Sprintf("%d nodes, y·mf %g, vf %g, mg %g, vg %g", nodes, c, vf, mg, vg), h, ref, cav)
-			k := 0
-			if cav {
-				k = 1
-			}
-			used[k]++
-			worst[k][0], worst[k][1] = math.Max(worst[k][0], el), math.Max(worst[k][1], ed)
+			tally.add(cav, el, ed)
 		}
 		t.Logf("%d nodes: cavity-centred rule %d cavities, max errors log Z %.1e, derivatives %.1e; mode-centred %d, %.1e, %.1e",
-			nodes, used[1], worst[1][0], worst[1][1], used[0], worst[0][0], worst[0][1])
-		if used[0] < 20 || used[1] < 20 {
-			t.Errorf("%d nodes: rules used %v times", nodes, used)
+			nodes, tally.used[1], tally.worst[1][0], tally.worst[1][1], tally.used[0], tally.worst[0][0], tally.worst[0][1])
+		if tally.used[0] < 20 || tally.used[1] < 20 {
+			t.Errorf("%d nodes: rules used %v times", nodes, tally.used)
 		}
 	}
 }
