@@ -40,11 +40,16 @@ static: wasm server
 	rm -rf $(STATIC_DIR)
 	./bin/lupi-server -static $(STATIC_DIR) -base $(BASE)
 
-## deps: what the tests need on a fresh Debian machine
+## deps: what the tests need on a fresh Debian machine: chromium (browser tests),
+## python3-sklearn/-cvxopt/-scipy and libsvm-tools (the reference scripts), weka
+## (with sklearn: the sources cmd/mkdatasets rebuilds web/datasets from, so its
+## reproducibility test runs instead of skipping), staticcheck.
+DEBIAN_DEPS := chromium python3-sklearn python3-cvxopt python3-scipy libsvm-tools weka
 deps:
-	@if ! command -v chromium >/dev/null 2>&1; then \
-	  echo "installing Debian's chromium for the browser tests"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; fi
+	@missing=$$(for p in $(DEBIAN_DEPS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages the tests need:" $$missing; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; fi
 	@test -x $(GOBIN)/staticcheck || $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
 lint: deps
