@@ -56,6 +56,7 @@ func TrainIndep(ctx context.Context, X, tags *mat.Dense, tagNames []string, p In
 	rep := &model.Report{Model: "indepsvm", NTrain: n, Converged: true, Extras: map[string]float64{"tags": float64(t)}}
 	support := map[int]bool{}
 	y := make([]float64, n)
+	opt = opt.WithWorkspace() // the tags' SVMs share the kernel rows of X
 	for j := 0; j < t; j++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err

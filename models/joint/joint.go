@@ -232,7 +232,7 @@ func Train(ctx context.Context, X, tags *mat.Dense, tagNames []string, p Params,
 	sets, setOf := distinct(Y)
 	u := len(sets)
 	G := out.Table(sets, sets)
-	kx, err := kernel.NewQ(p.Kernel, X, nil, 0)
+	kx, err := kernel.NewQIn(opt.Workspace, p.Kernel, X, nil, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -25,14 +25,15 @@ type QMatrix struct {
 	diag  []float64
 	all   []int // 0, 1, …, n−1
 	// store, when not nil, holds the unsigned rows shared with other
-	// fits on the same data (shared.go); base is this matrix without signs
-	// and shift, which computes them.
+	// fits on the same data in a workspace (shared.go, NewQIn); base is
+	// this matrix without signs and shift, which computes them.
 	store *rowStore
 	base  *QMatrix
 }
 
 // NewQ builds the row server for Q = (s sᵀ)∘K(X, X) + shift·I. s may be nil
-// (no signs). For the precomputed kind X must be n×n.
+// (no signs). For the precomputed kind X must be n×n. It shares nothing
+// with other fits; NewQIn shares kernel rows through a model.Workspace.
 func NewQ(k Kernel, X *mat.Dense, s []float64, shift float64) (*QMatrix, error) {
 	if err := k.Validate(); err != nil {
 		return nil, err
@@ -69,9 +70,6 @@ func NewQ(k Kernel, X *mat.Dense, s []float64, shift float64) (*QMatrix, error) 
 	for i := 0; i < n; i++ {
 		subRow(q, i, q.all[i:i+1], one)
 		q.diag[i] = one[0]
-	}
-	if q.store = sharedRows(q); q.store != nil {
-		q.base = &QMatrix{k: k, n: n, d: d, x: q.x, sq: q.sq, all: q.all}
 	}
 	return q, nil
 }

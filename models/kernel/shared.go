@@ -3,16 +3,21 @@ package kernel
 import (
 	"slices"
 	"sync"
+
+	"gonum.org/v1/gonum/mat"
+
+	"lupilab/models/model"
 )
 
 // Shared rows. Fits on the same data ask for the same kernel rows: the k
-// tasks of a one-vs-rest or one-vs-one multi-class fit, and every point of
-// a grid over C (or λ) on one training set. Only the signs sᵢsⱼ and the
-// diagonal shift differ between them. NewQ therefore keeps, process-wide,
-// the unsigned rows K(xᵢ, ·) of the last data sets (sharedSets of them,
-// least recently used out): a row is computed in full once, on first demand,
-// and every later QMatrix on the same data, kernel and size gathers its
-// entries from it. The data are compared exactly, not by a hash.
+// tasks of a one-vs-rest multi-class fit, and every point of a grid over C
+// (or λ) on one training set. Only the signs sᵢsⱼ and the diagonal shift
+// differ between them. NewQIn therefore keeps, in the caller's
+// model.Workspace, the unsigned rows K(xᵢ, ·) of the last data sets
+// (sharedSets of them, least recently used out): a row is computed in full
+// once, on first demand, and every later QMatrix of that workspace on the
+// same data, kernel and size gathers its entries from it. The data are
+// compared exactly, not by a hash.
 //
 // The store starts with the second QMatrix on the same data. A single fit
 // never uses one: computing whole rows where a shrunk SMO needs a few
@@ -22,7 +27,7 @@ import (
 // float64s: 33.5 MB at n = 2048).
 const sharedMaxN = 2048
 
-// sharedSets is how many data sets the store keeps rows for (the most
+// sharedSets is how many data sets a workspace keeps rows for (the most
 // recently used ones): two, for models with two kernel matrices per fit
 // (SVM1+'s K on X and K̃ on Z, the two views of SVM-2K).
 const sharedSets = 2
@@ -33,31 +38,51 @@ type rowStore struct {
 	rows [][]float64 // nil until first asked for
 }
 
-// sharedSet is one data set seen by NewQ.
+// sharedSet is one data set seen by NewQIn.
 type sharedSet struct {
 	base QMatrix   // the data and kernel (no signs, no shift)
 	s    *rowStore // nil until a second QMatrix on these data
 }
 
-var shared struct {
+// sharedStore is a workspace's kernel rows: the data sets it has seen,
+// most recently used first, at most sharedSets.
+type sharedStore struct {
 	sync.Mutex
-	sets []*sharedSet // most recently used first, at most sharedSets
+	sets []*sharedSet
 }
 
-// sharedRows returns the store for q's data and kernel: nil the first
-// time q's data are seen (the least recently used set is then forgotten),
-// the shared store from the second time on; nil when q cannot use one.
-func sharedRows(q *QMatrix) *rowStore {
-	if q.k.Kind == Precomputed || q.n > sharedMaxN || q.n < 2 {
+// storeKey is the workspace slot of the kernel rows.
+type storeKey struct{}
+
+// NewQIn is NewQ sharing rows with the other QMatrix values built in ws on
+// the same data and kernel (see above); a nil ws shares nothing, as NewQ.
+func NewQIn(ws *model.Workspace, k Kernel, X *mat.Dense, s []float64, shift float64) (*QMatrix, error) {
+	q, err := NewQ(k, X, s, shift)
+	if err != nil {
+		return nil, err
+	}
+	st := model.WorkspaceSlot(ws, storeKey{}, func() *sharedStore { return &sharedStore{} })
+	if q.store = st.rows(q); q.store != nil {
+		q.base = &QMatrix{k: q.k, n: q.n, d: q.d, x: q.x, sq: q.sq, all: q.all}
+	}
+	return q, nil
+}
+
+// rows returns the store for q's data and kernel: nil the first time q's
+// data are seen (the least recently used set is then forgotten), the
+// shared store from the second time on; nil when q cannot use one or st is
+// nil.
+func (st *sharedStore) rows(q *QMatrix) *rowStore {
+	if st == nil || q.k.Kind == Precomputed || q.n > sharedMaxN || q.n < 2 {
 		return nil
 	}
-	shared.Lock()
-	defer shared.Unlock()
-	for i, e := range shared.sets {
+	st.Lock()
+	defer st.Unlock()
+	for i, e := range st.sets {
 		b := &e.base
 		if b.k == q.k && b.n == q.n && b.d == q.d && slices.Equal(b.x, q.x) {
-			copy(shared.sets[1:i+1], shared.sets[:i])
-			shared.sets[0] = e
+			copy(st.sets[1:i+1], st.sets[:i])
+			st.sets[0] = e
 			if e.s == nil {
 				e.s = &rowStore{rows: make([][]float64, q.n)}
 			}
@@ -65,11 +90,11 @@ func sharedRows(q *QMatrix) *rowStore {
 		}
 	}
 	e := &sharedSet{base: QMatrix{k: q.k, n: q.n, d: q.d, x: q.x, sq: q.sq, all: q.all}}
-	if len(shared.sets) < sharedSets {
-		shared.sets = append(shared.sets, nil)
+	if len(st.sets) < sharedSets {
+		st.sets = append(st.sets, nil)
 	}
-	copy(shared.sets[1:], shared.sets)
-	shared.sets[0] = e
+	copy(st.sets[1:], st.sets)
+	st.sets[0] = e
 	return nil
 }
 
@@ -91,13 +116,6 @@ func (s *rowStore) row(base *QMatrix, i int) []float64 {
 		s.rows[i] = r
 	}
 	return s.rows[i]
-}
-
-// ResetShared forgets the shared rows (benchmarks time fits afresh).
-func ResetShared() {
-	shared.Lock()
-	shared.sets = nil
-	shared.Unlock()
 }
 
 // gather writes s_i s_j K(xᵢ, x_j) (+ shift on the diagonal) for j in idx

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"lupilab/models/model"
 )
 
 // Fits on the same data share unsigned rows from the second QMatrix on;
@@ -30,8 +32,8 @@ func TestSharedRows(t *testing.T) {
 	}
 	idx := []int{39, 0, 5, 17, 5, 22}
 	for _, k := range []Kernel{{Kind: Linear}, {Kind: RBF, Gamma: 0.3}, {Kind: Poly, Gamma: 0.5, Coef0: 1, Degree: 3}, {Kind: Sigmoid, Gamma: 0.1, Coef0: -1}} {
-		ResetShared()
-		first, err := NewQ(k, X, signs(), 0)
+		ws := model.NewWorkspace()
+		first, err := NewQIn(ws, k, X, signs(), 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +42,7 @@ func TestSharedRows(t *testing.T) {
 		}
 		for trial := 0; trial < 3; trial++ {
 			s, shift := signs(), 0.25*float64(trial)
-			q, err := NewQ(k, X, s, shift)
+			q, err := NewQIn(ws, k, X, s, shift)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,11 +78,11 @@ func TestSharedRows(t *testing.T) {
 			k    Kernel
 			x    *mat.Dense
 		}{{"changed entry", k, X2}, {"other kernel", Kernel{Kind: RBF, Gamma: 7}, X}, {"fewer rows", k, mat.DenseCopyOf(X.Slice(0, n-1, 0, d))}} {
-			ResetShared()
-			if _, err := NewQ(k, X, nil, 0); err != nil {
+			ws := model.NewWorkspace()
+			if _, err := NewQIn(ws, k, X, nil, 0); err != nil {
 				t.Fatal(err)
 			}
-			q, err := NewQ(c.k, c.x, nil, 0)
+			q, err := NewQIn(ws, c.k, c.x, nil, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -106,9 +108,9 @@ func TestSharedRowsTwoSets(t *testing.T) {
 	}
 	A, B, C := mk(), mk(), mk()
 	k := Kernel{Kind: RBF, Gamma: 1}
-	ResetShared()
+	ws := model.NewWorkspace()
 	has := func(X *mat.Dense) bool {
-		q, err := NewQ(k, X, nil, 0)
+		q, err := NewQIn(ws, k, X, nil, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,8 +139,8 @@ func TestSharedRowsConcurrent(t *testing.T) {
 		}
 	}
 	k := Kernel{Kind: RBF, Gamma: 0.5}
-	ResetShared()
-	if _, err := NewQ(k, X, nil, 0); err != nil {
+	ws := model.NewWorkspace()
+	if _, err := NewQIn(ws, k, X, nil, 0); err != nil {
 		t.Fatal(err)
 	}
 	want := k.Gram(X)
@@ -148,7 +150,7 @@ func TestSharedRowsConcurrent(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			q, err := NewQ(k, X, nil, 0)
+			q, err := NewQIn(ws, k, X, nil, 0)
 			if err != nil || q.store == nil {
 				errs <- "no shared store"
 				return
@@ -169,5 +171,36 @@ func TestSharedRowsConcurrent(t *testing.T) {
 	close(errs)
 	for e := range errs {
 		t.Fatal(e)
+	}
+}
+
+// Rows are shared only within a workspace: a second QMatrix on the same
+// data in another workspace, or with none, computes its own rows.
+func TestSharedRowsPerWorkspace(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	X := mat.NewDense(25, 3, nil)
+	for i := 0; i < 25; i++ {
+		for j := 0; j < 3; j++ {
+			X.Set(i, j, rng.NormFloat64())
+		}
+	}
+	k := Kernel{Kind: RBF, Gamma: 0.7}
+	shared := func(ws *model.Workspace) bool {
+		t.Helper()
+		q, err := NewQIn(ws, k, X, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q.store != nil
+	}
+	a, b := model.NewWorkspace(), model.NewWorkspace()
+	if shared(a) || shared(b) || shared(nil) || shared(nil) {
+		t.Fatal("a first QMatrix in a workspace (or one without) has a store")
+	}
+	if !shared(a) || !shared(b) {
+		t.Fatal("the second QMatrix on the same data in a workspace has no store")
+	}
+	if q, err := NewQ(k, X, nil, 0); err != nil || q.store != nil {
+		t.Fatalf("NewQ shares rows (err %v)", err)
 	}
 }

@@ -102,6 +102,12 @@ func WrapBinary(id string, fit BinaryFitFunc, load BinaryLoadFunc) (FitFunc, fun
 				tasks = append(tasks, binaryTask{y: y, pos: a, neg: -1})
 			}
 		}
+		if len(tasks) > 1 {
+			// One workspace for the family: one-vs-rest tasks fit the same
+			// rows and share their kernel rows and Qλ through it (unless
+			// the caller passed a wider one, e.g. an experiment's).
+			opt = opt.WithWorkspace()
+		}
 		rep := &Report{Model: id, Params: v.Clone(), NTrain: train.Rows(), Converged: true}
 		support := map[int]bool{}
 		for ti, t := range tasks {

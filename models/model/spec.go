@@ -113,6 +113,11 @@ type Options struct {
 	// threaded and this callback is where the page gets to redraw (it sleeps
 	// briefly), so a solver that never reports freezes the tab.
 	Progress func(Progress)
+	// Workspace, when not nil, holds the caches this fit shares with the
+	// other fits given the same Workspace (see Workspace): pass one to every
+	// fit of an experiment or a grid search on the same data. Nil shares
+	// nothing beyond the fit itself.
+	Workspace *Workspace
 }
 
 // Report sends p to the progress callback when there is one.

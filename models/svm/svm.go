@@ -170,7 +170,7 @@ func Train(ctx context.Context, X *mat.Dense, y []float64, p Params, opt model.O
 			cost[i] = p.C * p.WeightNeg
 		}
 	}
-	q, err := kernel.NewQ(p.Kernel, X, y, 0)
+	q, err := kernel.NewQIn(opt.Workspace, p.Kernel, X, y, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -83,9 +83,18 @@ func benchData(n int, seed uint64) *data.Dataset {
 }
 
 func timeFit(ctx context.Context, id string, ds *data.Dataset, v model.Values) (float64, *model.Report, error) {
+	return timeFitWith(ctx, id, nil, ds, v)
+}
+
+// timeFitWith is timeFit fitting with fit instead of the registered
+// model's Fit (when not nil).
+func timeFitWith(ctx context.Context, id string, fit model.FitFunc, ds *data.Dataset, v model.Values) (float64, *model.Report, error) {
 	spec, err := model.Lookup(id)
 	if err != nil {
 		return 0, nil, err
+	}
+	if fit == nil {
+		fit = spec.Fit
 	}
 	rv, err := spec.Resolve(v)
 	if err != nil {
@@ -93,7 +102,7 @@ func timeFit(ctx context.Context, id string, ds *data.Dataset, v model.Values) (
 	}
 	c0, ok0 := cpuSeconds()
 	start := time.Now()
-	f, err := spec.Fit(ctx, ds, rv, model.Options{})
+	f, err := fit(ctx, ds, rv, model.Options{})
 	secs := time.Since(start).Seconds()
 	if c1, ok1 := cpuSeconds(); ok0 && ok1 {
 		secs = c1 - c0 // CPU time: robust to other processes on a shared machine
@@ -113,7 +122,7 @@ func timeFit(ctx context.Context, id string, ds *data.Dataset, v model.Values) (
 // the exact dense Qλ (no pivoted Cholesky: the "before" of the low-rank path),
 // LUPI_BENCH_QROWS=1 serves a low-rank Qλ by rows from its factor whatever
 // its rank (instead of keeping the rows it computes from rank
-// lowRankDenseFrom on).
+// qlamOptions.keepRowsFrom on).
 func TestBenchTable(t *testing.T) {
 	if os.Getenv("LUPI_BENCH_SVMPLUS") == "" {
 		t.Skip("set LUPI_BENCH_SVMPLUS=1 (scripts/bench-svmplus.sh)")
@@ -144,18 +153,18 @@ func TestBenchTable(t *testing.T) {
 	if lam == "" {
 		lam = "1"
 	}
+	qo := defaultQlamOptions()
 	if os.Getenv("LUPI_BENCH_QROWS") == "1" {
-		old := lowRankDenseFrom
-		lowRankDenseFrom = math.MaxInt
-		defer func() { lowRankDenseFrom = old }()
+		qo.keepRowsFrom = math.MaxInt
 	}
 	if os.Getenv("LUPI_BENCH_QDENSE") == "1" {
-		old := lowRankCap
-		lowRankCap = 0
-		defer func() { lowRankCap = old }()
+		qo.lowRankCap = 0
 	}
+	fit2, _ := model.WrapBinary("svm2plus", func(ctx context.Context, train *data.Dataset, y []float64, v model.Values, opt model.Options) (model.BinaryModel, error) {
+		return fitSVM2PlusWith(ctx, train, y, v, opt, qo)
+	}, loadBinary)
 	fmt.Printf("SVM2+ vs SVM vs SVM1+ (binary, process CPU seconds): latent k = %s, d = %s, X noise %s, s = %d, linear kernel on X, %s kernel on Z (zgamma = 1/%d), C = %s, λ = %s, eps = 1e-3, low-rank Qλ %v\n",
-		os.Getenv("LUPI_BENCH_K"), os.Getenv("LUPI_BENCH_D"), os.Getenv("LUPI_BENCH_XNOISE"), benchS(), zk, benchS(), C, lam, lowRankCap > 0)
+		os.Getenv("LUPI_BENCH_K"), os.Getenv("LUPI_BENCH_D"), os.Getenv("LUPI_BENCH_XNOISE"), benchS(), zk, benchS(), C, lam, qo.lowRankCap > 0)
 	fmt.Printf("%6s %10s %10s %10s %12s %12s  %s\n", "n", "SVM (s)", "SVM2+ (s)", "SVM1+ (s)", "SVM2+/SVM", "SVM1+/SVM2+", "notes")
 	for _, n := range sizes {
 		ds := benchData(n, uint64(n))
@@ -168,10 +177,12 @@ func TestBenchTable(t *testing.T) {
 		best := func(id string, v model.Values, reps int) (float64, *model.Report, error) {
 			b := math.Inf(1)
 			var rep *model.Report
+			var fit model.FitFunc
+			if id == "svm2plus" {
+				fit = fit2
+			}
 			for r := 0; r < reps; r++ {
-				resetQCache()        // a binary fit computes its own Qλ
-				kernel.ResetShared() // and its own kernel rows
-				s, rp, err := timeFit(context.Background(), id, ds, v)
+				s, rp, err := timeFitWith(context.Background(), id, fit, ds, v)
 				if err != nil {
 					return 0, nil, err
 				}
@@ -195,7 +206,6 @@ func TestBenchTable(t *testing.T) {
 		}
 		// The limit is wall clock (a context deadline).
 		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(limit*float64(time.Second)))
-		kernel.ResetShared()
 		t1, r1, err := timeFit(ctx, "svm1plus", ds, plus)
 		cancel()
 		note := fmt.Sprintf("SVM %d it, %d SV; SVM2+ %d it, %d polishes, %d SV, ‖w‖² %.2g (Qλ %.2g s wall, rank %s); ", rs.Iterations, rs.NSupport, r2.Iterations, int(r2.Extras["polishes"]), r2.NSupport, r2.Extras["w_norm2"], r2.Extras["qlambda_seconds"], rankNote(r2))
@@ -433,12 +443,10 @@ func BenchmarkExperimentFinal(b *testing.B) {
 			// One untimed fit first: under WebAssembly the first fits of a
 			// run include the engine's compilation of the code they reach
 			// (the n = 269 cases, which come first, took 15–60 % longer).
-			resetQCache()
 			if _, _, err := timeFit(context.Background(), c.id, train, v); err != nil {
 				b.Fatal(err)
 			}
 			for b.Loop() {
-				resetQCache() // a fresh fit: no Qλ (or kept rows) from the last one,
 				if _, _, err := timeFit(context.Background(), c.id, train, v); err != nil {
 					b.Fatal(err)
 				}

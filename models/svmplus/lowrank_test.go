@@ -87,13 +87,13 @@ func maxRelDiff(q *qlam, b *mat.SymDense) float64 {
 func TestLowRankQLambda(t *testing.T) {
 	const n = 600
 	_, Z, _ := lowRankData(n, 1)
-	defer func(v int) { lowRankDenseFrom = v }(lowRankDenseFrom)
 	for _, kz := range []kernel.Kernel{{Kind: kernel.RBF, Gamma: 0.2}, {Kind: kernel.RBF, Gamma: 0.05}, {Kind: kernel.Poly, Gamma: 0.5, Coef0: 1, Degree: 3}} {
 		for _, cl := range [][2]float64{{1, 1}, {100, 0.01}, {0.01, 100}, {10, 1}} {
 			want := denseQ(t, Z, kz, cl[0], cl[1])
 			for _, from := range []int{0, math.MaxInt} { // rows kept, rows from the factor
-				lowRankDenseFrom = from
-				q, ok, err := lowRankPrivileged(context.Background(), Z, kz, cl[0], cl[1], nil)
+				qo := defaultQlamOptions()
+				qo.keepRowsFrom = from
+				q, ok, err := lowRankPrivileged(context.Background(), Z, kz, cl[0], cl[1], qo, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -137,7 +137,7 @@ func TestLowRankFallback(t *testing.T) {
 		}
 	}
 	for _, kz := range []kernel.Kernel{{Kind: kernel.RBF, Gamma: 1.0 / 30}, {Kind: kernel.Sigmoid, Gamma: 0.01}, {Kind: kernel.Linear}} {
-		_, ok, err := lowRankPrivileged(context.Background(), Z, kz, 1, 1, nil)
+		_, ok, err := lowRankPrivileged(context.Background(), Z, kz, 1, 1, defaultQlamOptions(), nil)
 		if err != nil || ok {
 			t.Errorf("%v: ok = %v, err = %v; want the dense path", kz, ok, err)
 		}
@@ -211,7 +211,7 @@ func TestLowRankSVM2Plus(t *testing.T) {
 	kx := kernel.Kernel{Kind: kernel.RBF, Gamma: 0.2}
 	kz := kernel.Kernel{Kind: kernel.RBF, Gamma: 0.1}
 	for _, cl := range [][2]float64{{1, 1}, {10, 0.1}} {
-		ql, ok, err := lowRankPrivileged(context.Background(), Z, kz, cl[0], cl[1], nil)
+		ql, ok, err := lowRankPrivileged(context.Background(), Z, kz, cl[0], cl[1], defaultQlamOptions(), nil)
 		if err != nil || !ok {
 			t.Fatalf("ok = %v, err = %v", ok, err)
 		}
@@ -252,7 +252,6 @@ func TestLowRankSVM2Plus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resetQCache()
 	f, err := spec.Fit(context.Background(), lupiFromMats(X, Z, y), v, model.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -297,7 +296,7 @@ func trace(Z *mat.Dense, kz kernel.Kernel) float64 {
 }
 
 // TestLinearFactorKeptRows: the linear privileged kernel's factor Qλ = VVᵀ
-// with 59 augmented features (≥ lowRankDenseFrom) keeps the rows it
+// with 59 augmented features (≥ qlamOptions.keepRowsFrom) keeps the rows it
 // computes; rows served through addRow and addSubRow — first use and again
 // from the store — match the dense eq (5) reference to 1e-9 relative.
 func TestLinearFactorKeptRows(t *testing.T) {
@@ -357,7 +356,6 @@ func TestFactoredPolish(t *testing.T) {
 		}
 	}
 	lin := kernel.Kernel{Kind: kernel.Linear}
-	defer func() { useFactor = true }()
 	for _, cl := range [][2]float64{{1, 1}, {10, 0.01}, {0.01, 10}} {
 		q, err := privileged(context.Background(), Z, lin, cl[0], cl[1])
 		if err != nil {
@@ -366,13 +364,14 @@ func TestFactoredPolish(t *testing.T) {
 		var ms [2]*binModel
 		var rs [2]*smo.Result
 		for k, on := range []bool{true, false} {
-			useFactor = on
-			if w, release := svm2Factor(X, y, lin, q); (w != nil) != on {
-				t.Fatalf("factor in use = %v, want %v", w != nil, on)
+			if w, release := svm2Factor(X, y, lin, q); w == nil {
+				t.Fatal("no factor W: the test compares the factored polish with the row path")
 			} else {
 				release()
 			}
-			if ms[k], rs[k], err = trainSVM2(context.Background(), X, y, lin, q, cl[0], cl[1], model.Options{}, tight); err != nil {
+			so := tight
+			so.noFactor = !on
+			if ms[k], rs[k], err = trainSVM2(context.Background(), X, y, lin, q, cl[0], cl[1], model.Options{}, so); err != nil {
 				t.Fatal(err)
 			}
 			if !rs[k].Converged || rs[k].Polishes == 0 {
@@ -442,7 +441,7 @@ func TestPolishExtends(t *testing.T) {
 }
 
 // TestFactorRows: with a factor whose Qλ rows are not kept (wdbc: r = 21 <
-// lowRankDenseFrom) svm2Matrix serves rows of Q as one product over
+// qlamOptions.keepRowsFrom) svm2Matrix serves rows of Q as one product over
 // W = [y∘X, V]. Every entry must equal the K row plus the Qλ row (the path
 // without W) to rounding, for full rows and for sub-rows of every size.
 func TestFactorRows(t *testing.T) {
@@ -497,40 +496,38 @@ func TestFactorRows(t *testing.T) {
 	}
 }
 
-// TestQCache: the one-vs-rest tasks share Qλ through qcache. The same
-// privileged block (or an equal copy) with the same kernel, C and λ hits
-// it; any change of an entry (also in place, after caching), of the shape,
-// the kernel, C or λ misses it; and a hit serves the Qλ of its own data
-// (the diagonal computed once matches the factor's).
+// TestQCache: the one-vs-rest tasks share Qλ through a workspace's qcache.
+// The same privileged block (or an equal copy) with the same kernel, C and
+// λ hits it; any change of an entry (also in place, after caching), of the
+// shape, the kernel, C or λ misses it; and a hit serves the Qλ of its own
+// data (the diagonal computed once matches the factor's).
 func TestQCache(t *testing.T) {
 	for _, copyMax := range []int{qcacheCopyMax, 0} {
 		// 0: every block counts as large and is recognised by its hash.
 		t.Run(fmt.Sprintf("copyMax=%d", copyMax), func(t *testing.T) {
-			old := qcacheCopyMax
-			qcacheCopyMax = copyMax
-			defer func() { qcacheCopyMax = old }()
-			testQCache(t)
-			if (qcache.z == nil) != (copyMax == 0) {
-				t.Errorf("copy kept: %v with qcacheCopyMax = %d", qcache.z != nil, copyMax)
+			qc := workspaceQCache(model.NewWorkspace())
+			qc.copyMax = copyMax
+			testQCache(t, qc)
+			if (qc.z == nil) != (copyMax == 0) {
+				t.Errorf("copy kept: %v with copyMax = %d", qc.z != nil, copyMax)
 			}
-			resetQCache()
 		})
 	}
 }
 
-func testQCache(t *testing.T) {
-	resetQCache()
+func testQCache(t *testing.T, qc *qcache) {
 	part, _ := shippedSplit(t, "wdbc", 0.3, 1)
 	Z := part.Z
 	lin := kernel.Kernel{Kind: kernel.Linear}
 	ctx := context.Background()
-	q0, hit, err := cachedPrivileged(ctx, Z, lin, 0.1, 1, nil)
+	qo := defaultQlamOptions()
+	q0, hit, err := qc.privileged(ctx, Z, lin, 0.1, 1, qo, nil)
 	if err != nil || hit {
 		t.Fatalf("first call: hit %v, err %v", hit, err)
 	}
 	want := func(name string, Z *mat.Dense, kz kernel.Kernel, C, lambda float64, wantHit bool) {
 		t.Helper()
-		q, hit, err := cachedPrivileged(ctx, Z, kz, C, lambda, nil)
+		q, hit, err := qc.privileged(ctx, Z, kz, C, lambda, qo, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -539,10 +536,10 @@ func testQCache(t *testing.T) {
 		}
 		if !hit {
 			// put the original entry back
-			if _, _, err := cachedPrivileged(ctx, part.Z, lin, 0.1, 1, nil); err != nil {
+			if _, _, err := qc.privileged(ctx, part.Z, lin, 0.1, 1, qo, nil); err != nil {
 				t.Fatal(err)
 			}
-			q0 = qcache.q
+			q0 = qc.q
 		}
 	}
 	want("same block", Z, lin, 0.1, 1, true)
@@ -557,9 +554,9 @@ func testQCache(t *testing.T) {
 	want("other kernel", Z, kernel.Kernel{Kind: kernel.RBF, Gamma: 0.5}, 0.1, 1, false)
 	// Z changed in place after caching: the kept copy tells.
 	inPlace := mat.DenseCopyOf(Z)
-	qa, _, _ := cachedPrivileged(ctx, inPlace, lin, 0.1, 1, nil)
+	qa, _, _ := qc.privileged(ctx, inPlace, lin, 0.1, 1, qo, nil)
 	inPlace.Set(0, 0, inPlace.At(0, 0)+1)
-	qb, hit, _ := cachedPrivileged(ctx, inPlace, lin, 0.1, 1, nil)
+	qb, hit, _ := qc.privileged(ctx, inPlace, lin, 0.1, 1, qo, nil)
 	if hit || qa == qb {
 		t.Fatal("a block changed in place after caching hit the cache")
 	}

@@ -144,7 +144,6 @@ func TestPrivilegedPSD(t *testing.T) {
 			{with(with(sigmoidZ, "C", "1"), "lambda", "0.1"), "sigmoid(gamma=1, coef0=0)"},
 			{model.Values{"zkernel": "poly", "zgamma": "1", "zcoef0": "-1", "zdegree": "2"}, "poly(gamma=1, coef0=-1, degree=2)"},
 		} {
-			resetQCache()
 			v, err := spec.Resolve(c.v)
 			if err != nil {
 				t.Fatal(err)
@@ -159,7 +158,6 @@ func TestPrivilegedPSD(t *testing.T) {
 			{"zkernel": "poly", "zgamma": "0.5", "zcoef0": "1", "zdegree": "3"},
 			{"zkernel": "poly", "zgamma": "1", "zcoef0": "-1", "zdegree": "1"},
 		} {
-			resetQCache()
 			v, err := spec.Resolve(with(with(zv, "C", "1"), "lambda", "1"))
 			if err != nil {
 				t.Fatal(err)

@@ -227,14 +227,14 @@ const keptRowsMax = 3000
 
 // newFactorQlam serves Qλ = VVᵀ from the factor V (n×r); rank is the
 // pivoted Cholesky rank to report (0 for the linear kernel's factor). With
-// r ≥ lowRankDenseFrom and n ≤ keptRowsMax it keeps the rows it computes:
+// r ≥ keepFrom and n ≤ keptRowsMax it keeps the rows it computes:
 // a row from the factor costs O(nr), and the SMO asks for most rows, the
 // one-vs-rest tasks of a multi-class fit for the same ones (they share Qλ
-// through qcache).
-func newFactorQlam(v *mat.Dense, rank int) *qlam {
+// through the workspace's qcache).
+func newFactorQlam(v *mat.Dense, rank, keepFrom int) *qlam {
 	n, r := v.Dims()
 	q := &qlam{v: v, rank: rank}
-	if r >= lowRankDenseFrom && n <= keptRowsMax {
+	if r >= keepFrom && n <= keptRowsMax {
 		// Rows are allocated as they are first computed: an n² store made
 		// up front cost more than the rows themselves (digits, n = 539,
 		// r = 65: 2.1 of a 19 ms one-vs-rest fit zeroing fresh pages).
@@ -438,19 +438,28 @@ func pivotedCholesky(ctx context.Context, diag []float64, col func(p int, dst []
 	return out, true, nil
 }
 
-// Low-rank Qλ for nonlinear privileged kernels (see lowRankPrivileged).
-var (
+// qlamOptions tune how Qλ is built and served: the low-rank path for
+// nonlinear privileged kernels (lowRankPrivileged) and the rows a factor
+// keeps (newFactorQlam). The model uses defaultQlamOptions; tests and
+// benchmarks pass others.
+type qlamOptions struct {
 	// lowRankTol bounds the trace of the residual K̃ − LLᵀ of the pivoted
 	// Cholesky factor relative to min(trace K̃, n·λ/C); see lowRankPrivileged.
-	lowRankTol = 1e-12
-	// lowRankCap is the rank cap as a fraction of n: beyond n/4 columns the
-	// dense O(n³) factorisation of eq (5) is about as cheap.
-	lowRankCap = 0.25
-	// lowRankDenseFrom: factors with at least this many columns keep the
-	// rows of Qλ = VVᵀ they compute (newFactorQlam) rather than recompute
-	// them (O(nr) per SMO row).
-	lowRankDenseFrom = 48
-)
+	lowRankTol float64
+	// lowRankCap is the rank cap as a fraction of n (0: always the dense
+	// path); beyond n/4 columns the dense O(n³) factorisation of eq (5) is
+	// about as cheap.
+	lowRankCap float64
+	// keepRowsFrom: factors with at least this many columns keep the rows
+	// of Qλ = VVᵀ they compute (newFactorQlam) rather than recompute them
+	// (O(nr) per SMO row).
+	keepRowsFrom int
+}
+
+// defaultQlamOptions are the model's settings.
+func defaultQlamOptions() qlamOptions {
+	return qlamOptions{lowRankTol: 1e-12, lowRankCap: 0.25, keepRowsFrom: 48}
+}
 
 // epsilon is the float64 machine epsilon.
 const epsilon = 0x1p-52
@@ -477,10 +486,10 @@ const epsilon = 0x1p-52
 // ok is false (and the caller takes the exact dense path) when the kernel is
 // neither RBF nor polynomial (the linear one has its own factor form, the
 // sigmoid one need not be positive semi-definite), n < 8, K̃ turns out not to
-// be positive semi-definite, or the rank would exceed lowRankCap·n.
-func lowRankPrivileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lambda float64, tick func()) (*qlam, bool, error) {
+// be positive semi-definite, or the rank would exceed qo.lowRankCap·n.
+func lowRankPrivileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lambda float64, qo qlamOptions, tick func()) (*qlam, bool, error) {
 	n, _ := Z.Dims()
-	maxRank := int(lowRankCap * float64(n))
+	maxRank := int(qo.lowRankCap * float64(n))
 	if (kz.Kind != kernel.RBF && kz.Kind != kernel.Poly) || maxRank < 2 {
 		return nil, false, nil
 	}
@@ -507,7 +516,7 @@ func lowRankPrivileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, l
 	// The floor 100ε·trace K̃ is the rounding level of the residual
 	// diagonal (an exactly low-rank K̃, e.g. a polynomial kernel on few
 	// features, leaves that much after its last column).
-	tol := math.Max(lowRankTol*math.Min(tr, float64(n)*lambda/C), 100*epsilon*tr)
+	tol := math.Max(qo.lowRankTol*math.Min(tr, float64(n)*lambda/C), 100*epsilon*tr)
 	L, ok, err := pivotedCholesky(ctx, diag, col, tol, maxRank, tick)
 	if err != nil || !ok {
 		return nil, false, err
@@ -517,5 +526,5 @@ func lowRankPrivileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, l
 		return nil, false, err
 	}
 	_, r := v.Dims()
-	return newFactorQlam(v, r), true, nil
+	return newFactorQlam(v, r, qo.keepRowsFrom), true, nil
 }

@@ -45,11 +45,11 @@ func trainSVM1(ctx context.Context, X, Z *mat.Dense, y []float64, kx, kz kernel.
 	if _, err := checkKernelPSD(ctx, Z, kz, privilegedNotPSD("SVM1+", kz)); err != nil {
 		return nil, nil, err
 	}
-	K, err := kernel.NewQ(kx, X, nil, 0)
+	K, err := kernel.NewQIn(opt.Workspace, kx, X, nil, 0)
 	if err != nil {
 		return nil, nil, err
 	}
-	KT, err := kernel.NewQ(kz, Z, nil, 0) // no added constant: ρ is a free offset (eq 1)
+	KT, err := kernel.NewQIn(opt.Workspace, kz, Z, nil, 0) // no added constant: ρ is a free offset (eq 1)
 	if err != nil {
 		return nil, nil, err
 	}

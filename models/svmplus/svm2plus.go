@@ -260,7 +260,7 @@ const factorMaxEntries = 1 << 22
 // each fault in a fresh n×k block: 1.5 of 18 ms on digits); release
 // returns it, once the solver is done with W.
 func svm2Factor(X *mat.Dense, y []float64, kx kernel.Kernel, q *qlam) (w *mat.Dense, release func()) {
-	if !useFactor || kx.Kind != kernel.Linear || q.v == nil {
+	if kx.Kind != kernel.Linear || q.v == nil {
 		return nil, func() {}
 	}
 	n, d := X.Dims()
@@ -286,10 +286,6 @@ func svm2Factor(X *mat.Dense, y []float64, kx kernel.Kernel, q *qlam) (w *mat.De
 // factorPool recycles svm2Factor's storage.
 var factorPool sync.Pool
 
-// useFactor enables svm2Factor (tests switch it off to compare the
-// factored polish with the row path).
-var useFactor = true
-
 // privileged builds Qλ for the privileged block Z with kernel kz, on z
 // augmented with a constant 1 (footnote 1: K̃ + 1). The linear kernel with
 // fewer augmented features than samples uses the factor form
@@ -299,12 +295,13 @@ var useFactor = true
 // A kernel that is not positive semi-definite by construction is first
 // checked numerically (checkKernelPSD) and refused if K̃ + 1 is not PSD.
 func privileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lambda float64) (*qlam, error) {
-	return privilegedTick(ctx, Z, kz, C, lambda, nil)
+	return privilegedTick(ctx, Z, kz, C, lambda, defaultQlamOptions(), nil)
 }
 
-// privilegedTick is privileged with a progress callback tick, called once per
-// column of the pivoted Cholesky factor (the dense path has none to offer).
-func privilegedTick(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lambda float64, tick func()) (*qlam, error) {
+// privilegedTick is privileged with options qo and a progress callback
+// tick, called once per column of the pivoted Cholesky factor (the dense
+// path has none to offer).
+func privilegedTick(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lambda float64, qo qlamOptions, tick func()) (*qlam, error) {
 	n, s := Z.Dims()
 	// A kernel that is not PSD by construction (sigmoid, polynomial with
 	// coef0 < 0) is checked on its Gram matrix K̃ + 1, which the dense path
@@ -329,9 +326,9 @@ func privilegedTick(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lamb
 		if err != nil {
 			return nil, err
 		}
-		return newFactorQlam(v, 0), nil
+		return newFactorQlam(v, 0, qo.keepRowsFrom), nil
 	}
-	if q, ok, err := lowRankPrivileged(ctx, Z, kz, C, lambda, tick); err != nil || ok {
+	if q, ok, err := lowRankPrivileged(ctx, Z, kz, C, lambda, qo, tick); err != nil || ok {
 		return q, err
 	}
 	if kt == nil {
@@ -344,35 +341,44 @@ func privilegedTick(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lamb
 	return newDenseQlam(q), nil
 }
 
-// qcache keeps the last Qλ. Qλ depends on K̃, C and λ but not on the labels,
-// so the one-vs-rest tasks of a multi-class fit (the paper's protocol) share
-// it, as they share K̃ in the paper's timing. The entry is recognised by a
-// copy of the privileged block it was built from, compared entry by entry:
-// a hash of Z per task cost 3.6 % of a one-vs-rest fit under WebAssembly
-// (no hardware hashing there), the comparison a fraction of that. A block
-// of more than qcacheCopyMax entries is recognised by a hash instead (the
-// copy would double its memory; at that size the hash is a small part of
-// a fit).
-var qcache struct {
+// qcache keeps the last Qλ built in a workspace (model.Workspace). Qλ
+// depends on K̃, C and λ but not on the labels, so the one-vs-rest tasks of
+// a multi-class fit (the paper's protocol) share it, as they share K̃ in the
+// paper's timing. The entry is recognised by a copy of the privileged block
+// it was built from, compared entry by entry: a hash of Z per task cost
+// 3.6 % of a one-vs-rest fit under WebAssembly (no hardware hashing there),
+// the comparison a fraction of that. A block of more than copyMax entries
+// is recognised by a hash instead (the copy would double its memory; at
+// that size the hash is a small part of a fit).
+type qcache struct {
 	sync.Mutex
-	z         []float64 // Z of the entry, row-major r×c (nil: see sum)
-	sum       uint64    // maphash of Z when z is nil
+	copyMax   int          // largest block copied (entries)
+	seed      maphash.Seed // of the hash of larger blocks
+	z         []float64    // Z of the entry, row-major r×c (nil: see sum)
+	sum       uint64       // maphash of Z when z is nil
 	r, c      int
 	kz        kernel.Kernel
 	C, lambda float64
 	q         *qlam
 }
 
-// qcacheCopyMax bounds the privileged blocks that qcache copies (32 MB).
-var qcacheCopyMax = 1 << 22
+// qcacheCopyMax is qcache's default copyMax (32 MB).
+const qcacheCopyMax = 1 << 22
 
-// qseed seeds the maphash of large blocks.
-var qseed = maphash.MakeSeed()
+// qcacheKey is the workspace slot of the Qλ cache.
+type qcacheKey struct{}
 
-// hashZ is the maphash of Z's entries, row by row.
-func hashZ(Z *mat.Dense) uint64 {
+// workspaceQCache returns ws's Qλ cache (nil for a nil ws: nothing shared).
+func workspaceQCache(ws *model.Workspace) *qcache {
+	return model.WorkspaceSlot(ws, qcacheKey{}, func() *qcache {
+		return &qcache{copyMax: qcacheCopyMax, seed: maphash.MakeSeed()}
+	})
+}
+
+// hash is the maphash of Z's entries, row by row.
+func (qc *qcache) hash(Z *mat.Dense) uint64 {
 	var h maphash.Hash
-	h.SetSeed(qseed)
+	h.SetSeed(qc.seed)
 	r, _ := Z.Dims()
 	for i := 0; i < r; i++ {
 		row := Z.RawRowView(i)
@@ -381,77 +387,83 @@ func hashZ(Z *mat.Dense) uint64 {
 	return h.Sum64()
 }
 
-// resetQCache forgets the cached Qλ (benchmarks time it afresh).
-func resetQCache() {
-	qcache.Lock()
-	qcache.z, qcache.q = nil, nil
-	qcache.Unlock()
-}
-
-// qcacheHolds reports whether qcache's entry was built from Z, kz, C and λ
-// (qcache locked).
-func qcacheHolds(Z *mat.Dense, kz kernel.Kernel, C, lambda float64) bool {
+// holds reports whether the entry was built from Z, kz, C and λ (qc
+// locked).
+func (qc *qcache) holds(Z *mat.Dense, kz kernel.Kernel, C, lambda float64) bool {
 	r, c := Z.Dims()
-	if qcache.q == nil || qcache.r != r || qcache.c != c || qcache.kz != kz ||
-		math.Float64bits(qcache.C) != math.Float64bits(C) || math.Float64bits(qcache.lambda) != math.Float64bits(lambda) {
+	if qc.q == nil || qc.r != r || qc.c != c || qc.kz != kz ||
+		math.Float64bits(qc.C) != math.Float64bits(C) || math.Float64bits(qc.lambda) != math.Float64bits(lambda) {
 		return false
 	}
-	if qcache.z == nil {
-		return qcache.sum == hashZ(Z)
+	if qc.z == nil {
+		return qc.sum == qc.hash(Z)
 	}
 	for i := 0; i < r; i++ {
-		if !slices.Equal(qcache.z[i*c:(i+1)*c], Z.RawRowView(i)) {
+		if !slices.Equal(qc.z[i*c:(i+1)*c], Z.RawRowView(i)) {
 			return false
 		}
 	}
 	return true
 }
 
-func cachedPrivileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lambda float64, tick func()) (*qlam, bool, error) {
-	qcache.Lock()
-	if qcacheHolds(Z, kz, C, lambda) {
-		q := qcache.q
-		qcache.Unlock()
+// privileged is privilegedTick through the cache: the cached Qλ when it
+// was built from the same Z, kz, C and λ (hit = true), else a new one,
+// which replaces the entry. A nil qc computes Qλ afresh.
+func (qc *qcache) privileged(ctx context.Context, Z *mat.Dense, kz kernel.Kernel, C, lambda float64, qo qlamOptions, tick func()) (q *qlam, hit bool, err error) {
+	if qc == nil {
+		q, err = privilegedTick(ctx, Z, kz, C, lambda, qo, tick)
+		return q, false, err
+	}
+	qc.Lock()
+	if qc.holds(Z, kz, C, lambda) {
+		q := qc.q
+		qc.Unlock()
 		return q, true, nil
 	}
-	qcache.Unlock()
-	q, err := privilegedTick(ctx, Z, kz, C, lambda, tick)
+	qc.Unlock()
+	q, err = privilegedTick(ctx, Z, kz, C, lambda, qo, tick)
 	if err != nil {
 		return nil, false, err
 	}
 	r, c := Z.Dims()
 	var z []float64
 	var sum uint64
-	if r*c <= qcacheCopyMax {
+	if r*c <= qc.copyMax {
 		z = make([]float64, r*c)
 		for i := 0; i < r; i++ {
 			copy(z[i*c:(i+1)*c], Z.RawRowView(i))
 		}
 	} else {
-		sum = hashZ(Z)
+		sum = qc.hash(Z)
 	}
-	qcache.Lock()
-	qcache.z, qcache.sum, qcache.r, qcache.c, qcache.kz, qcache.C, qcache.lambda, qcache.q = z, sum, r, c, kz, C, lambda, q
-	qcache.Unlock()
+	qc.Lock()
+	qc.z, qc.sum, qc.r, qc.c, qc.kz, qc.C, qc.lambda, qc.q = z, sum, r, c, kz, C, lambda, q
+	qc.Unlock()
 	return q, false, nil
 }
 
 // svm2Options are the solver settings shared by the model and the tests.
 type svm2Options struct {
-	Eps float64
 	smo smo.Options
+	// noFactor serves Q by rows even when Q = WWᵀ has a small factor
+	// (svm2Factor): tests compare the factored polish with the row path.
+	noFactor bool
 }
 
 // trainSVM2 solves dual (4) for given X, labels, kernel and Qλ and returns
 // the model (report included).
 func trainSVM2(ctx context.Context, X *mat.Dense, y []float64, kx kernel.Kernel, q *qlam, C, lambda float64, opt model.Options, so svm2Options) (*binModel, *smo.Result, error) {
 	n, _ := X.Dims()
-	kq, err := kernel.NewQ(kx, X, y, 0)
+	kq, err := kernel.NewQIn(opt.Workspace, kx, X, y, 0)
 	if err != nil {
 		return nil, nil, err
 	}
-	w, release := svm2Factor(X, y, kx, q)
-	defer release()
+	var w *mat.Dense
+	if !so.noFactor {
+		var release func()
+		w, release = svm2Factor(X, y, kx, q)
+		defer release()
+	}
 	p := &smo.Problem{Q: &svm2Matrix{k: kq, q: q, w: w}, P: make([]float64, n), Y: y}
 	for i := range p.P {
 		p.P[i] = -1
@@ -513,6 +525,11 @@ func trainSVM2(ctx context.Context, X *mat.Dense, y []float64, kx kernel.Kernel,
 }
 
 func fitSVM2Plus(ctx context.Context, train *data.Dataset, y []float64, v model.Values, opt model.Options) (model.BinaryModel, error) {
+	return fitSVM2PlusWith(ctx, train, y, v, opt, defaultQlamOptions())
+}
+
+// fitSVM2PlusWith is fitSVM2Plus building Qλ with the options qo.
+func fitSVM2PlusWith(ctx context.Context, train *data.Dataset, y []float64, v model.Values, opt model.Options, qo qlamOptions) (model.BinaryModel, error) {
 	start := time.Now()
 	C, lambda, kx, kz, err := commonParams(train, y, v, "SVM2+")
 	if err != nil {
@@ -534,7 +551,7 @@ func fitSVM2Plus(ctx context.Context, train *data.Dataset, y []float64, v model.
 			qLast = time.Now()
 		}
 	}
-	q, cached, err := cachedPrivileged(ctx, train.Z, kz, C, lambda, tick)
+	q, cached, err := workspaceQCache(opt.Workspace).privileged(ctx, train.Z, kz, C, lambda, qo, tick)
 	if err != nil {
 		return nil, err
 	}
@@ -552,7 +569,7 @@ func fitSVM2Plus(ctx context.Context, train *data.Dataset, y []float64, v model.
 		m.Rep.Extras["qlambda_rank"] = float64(q.rank) // pivoted Cholesky rank of K̃ (low-rank Qλ)
 	}
 	if cached {
-		m.Rep.Extras["qlambda_shared"] = 1 // reused from the previous one-vs-rest task
+		m.Rep.Extras["qlambda_shared"] = 1 // reused from an earlier fit in the workspace (a one-vs-rest task)
 	}
 	return m, nil
 }

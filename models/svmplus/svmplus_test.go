@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -638,7 +639,6 @@ func TestSVM2PlusDegenerate(t *testing.T) {
 	ds = sc.Apply(ds)
 	y, _ := ds.BinaryY()
 	for _, zk := range []string{"linear", "rbf"} {
-		resetQCache()
 		v := model.Values{"C": "1", "lambda": "2", "kernel": "linear", "zkernel": zk, "zgamma": "0.03", "eps": "1e-6"}
 		m, err := fitSVM2Plus(context.Background(), ds, y, v, model.Options{})
 		if err != nil {
@@ -679,5 +679,53 @@ func TestQLambdaIndefinite(t *testing.T) {
 	_, err := privileged(context.Background(), ds.Z, kernel.Kernel{Kind: kernel.Sigmoid, Gamma: 1}, 1, 10)
 	if err == nil || !strings.Contains(err.Error(), "privileged kernel sigmoid(gamma=1, coef0=0) is not positive semi-definite") {
 		t.Fatalf("sigmoid K̃ with λ/C = 10: err = %v", err)
+	}
+}
+
+// TestWorkspaceSharesQLambda: the one-vs-rest tasks of a fit share Qλ
+// through the workspace the binary wrapper makes for the family (the
+// first task builds it, the others report qlambda_shared); a second fit
+// with the same C and λ in a workspace the caller passes reuses it from
+// its first task on; fits without a common workspace share nothing, and
+// sharing changes no result.
+func TestWorkspaceSharesQLambda(t *testing.T) {
+	ds := toyLUPI(60, 5)
+	spec, err := model.Lookup("svm2plus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := spec.Resolve(model.Values{"C": "10", "lambda": "0.1", "zkernel": "linear"})
+	shared := func(f model.Fitted) []bool {
+		var out []bool
+		for _, s := range f.Report().Sub {
+			out = append(out, s.Extras["qlambda_shared"] == 1)
+		}
+		return out
+	}
+	fit := func(ws *model.Workspace) model.Fitted {
+		t.Helper()
+		f, err := spec.Fit(context.Background(), ds, v, model.Options{Workspace: ws})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	alone := fit(nil)
+	if got := shared(alone); !slices.Equal(got, []bool{false, true, true}) {
+		t.Errorf("one-vs-rest without a workspace: Qλ shared %v, want [false true true]", got)
+	}
+	if got := shared(fit(nil)); !slices.Equal(got, []bool{false, true, true}) {
+		t.Errorf("a second fit without a workspace: Qλ shared %v, want [false true true] (nothing kept between fits)", got)
+	}
+	ws := model.NewWorkspace()
+	fit(ws)
+	again := fit(ws)
+	if got := shared(again); !slices.Equal(got, []bool{true, true, true}) {
+		t.Errorf("a second fit in the same workspace: Qλ shared %v, want [true true true]", got)
+	}
+	for k, s := range again.Report().Sub {
+		if a := alone.Report().Sub[k]; s.Objective != a.Objective || s.Iterations != a.Iterations {
+			t.Errorf("task %d: objective %v in %d iterations with a shared Qλ, %v in %d without", k, s.Objective, s.Iterations, a.Objective, a.Iterations)
+		}
 	}
 }

@@ -58,6 +58,9 @@ type Options struct {
 	// (polish.go); the stopping rule is unchanged.
 	Polish   bool
 	Progress func(iter int, violation float64)
+	// noWiden switches off the polish's widening rounds (tests measure
+	// what they save).
+	noWiden bool
 }
 
 // Result is the solution.
@@ -126,7 +129,7 @@ func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 		n: n, y: p.Y, C: p.C, il: 1 / p.Lambda,
 		kc: newRowCache(p.K, opt.CacheMB), tc: newRowCache(p.KT, opt.CacheMB),
 		a: make([]float64, n), b: make([]float64, n), G: make([]float64, n), F: make([]float64, n),
-		kd: make([]float64, n), td: make([]float64, n),
+		kd: make([]float64, n), td: make([]float64, n), widen: !opt.noWiden,
 	}
 	for i := 0; i < n; i++ {
 		s.b[i] = p.C
@@ -236,6 +239,7 @@ type state struct {
 	F      []float64 // Fᵢ = (1/λ)(K̃(α+β−C))ᵢ
 	kd, td []float64 // diagonals
 	tick   func()    // progress callback during polishing (may be nil)
+	widen  bool      // the polish widens solved faces (not Options.noWiden)
 }
 
 // step is one move: kind 1 (β pair), 2 (α pair, same class), 3 (α pair

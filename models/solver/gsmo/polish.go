@@ -61,9 +61,6 @@ func (s *state) value(v pvar) float64 {
 // polishRounds bounds the rounds of a polish.
 const polishRounds = 50
 
-// widen enables the widening rounds (tests switch it off to measure them).
-var widen = true
-
 // positives lists the positive variables of (α, β) into F[:0].
 func (s *state) positives(F []pvar) []pvar {
 	F = F[:0]
@@ -96,7 +93,7 @@ func (s *state) polish(budget float64) (unfinished bool) {
 	for round := 0; round < polishRounds && budget > 0; round++ {
 		if round > 0 {
 			F = s.positives(F)
-			if optimal && widen {
+			if optimal && s.widen {
 				add := s.violators(len(F))
 				if len(add) == 0 {
 					return false

@@ -14,7 +14,7 @@ const luBlock = 48
 
 // tickWork is about how many multiply–adds the blocked factorisations do
 // between two ticks (a few ms in the browser).
-var tickWork = 1 << 20
+const tickWork = 1 << 20
 
 // luTick is a dense LU factorisation with partial pivoting, PA = LU, of the
 // row-major n×n matrix a (overwritten by L and U), computed by the usual
@@ -24,6 +24,11 @@ var tickWork = 1 << 20
 // exactly singular or its estimated 1-norm condition number exceeds 1e16
 // (the same rejections as mat.LU's Det() == 0 and mat.Condition).
 func luTick(a []float64, n int, ipiv []int, tick func()) bool {
+	return luTickEvery(a, n, ipiv, tick, tickWork)
+}
+
+// luTickEvery is luTick with a tick about every work multiply–adds.
+func luTickEvery(a []float64, n int, ipiv []int, tick func(), work int) bool {
 	impl := lapackgonum.Implementation{}
 	bl := blasgonum.Implementation{}
 	anorm := impl.Dlange(lapack.MaxColumnSum, n, n, a, n, make([]float64, n))
@@ -42,8 +47,8 @@ func luTick(a []float64, n int, ipiv []int, tick func()) bool {
 			impl.Dlaswp(n-k1, a[k0*n+k1:], n, 0, w-1, piv, 1)
 			bl.Dtrsm(blas.Left, blas.Lower, blas.NoTrans, blas.Unit, w, n-k1, 1, a[k0*n+k0:], n, a[k0*n+k1:], n)
 			// Trailing update A22 −= L21·U12 in column chunks of about
-			// tickWork multiply–adds each, with a tick after each chunk.
-			step := max(8, tickWork/max(1, (n-k1)*w))
+			// work multiply–adds each, with a tick after each chunk.
+			step := max(8, work/max(1, (n-k1)*w))
 			for j0 := k1; j0 < n; j0 += step {
 				j1 := min(n, j0+step)
 				bl.Dgemm(blas.NoTrans, blas.NoTrans, n-k1, j1-j0, w, -1, a[k1*n+k0:], n, a[k0*n+j0:], n, 1, a[k1*n+j0:], n)

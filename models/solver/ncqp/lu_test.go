@@ -11,14 +11,12 @@ import (
 // luTick/luSolve (blocked, with ticks) against mat.LU on matrices that span
 // several panels, and cholTick against mat.Cholesky.
 func TestBlockedFactorisations(t *testing.T) {
-	defer func(w int) { tickWork = w }(tickWork)
-	for _, w := range []int{1 << 20, 500} { // 500: chunked trailing updates
-		tickWork = w
-		testBlocked(t)
+	for _, w := range []int{tickWork, 500} { // 500: chunked trailing updates
+		testBlocked(t, w)
 	}
 }
 
-func testBlocked(t *testing.T) {
+func testBlocked(t *testing.T, work int) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{1, 5, luBlock, luBlock + 1, 2*luBlock + 17} {
 		a := make([]float64, n*n)
@@ -38,7 +36,7 @@ func testBlocked(t *testing.T) {
 		ticks := 0
 		got := append([]float64(nil), b...)
 		ipiv := make([]int, n)
-		if !luTick(a, n, ipiv, func() { ticks++ }) {
+		if !luTickEvery(a, n, ipiv, func() { ticks++ }, work) {
 			t.Fatalf("n=%d: luTick failed", n)
 		}
 		luSolve(a, n, ipiv, got)
@@ -69,7 +67,7 @@ func testBlocked(t *testing.T) {
 				full[i*n+j] = s.At(i, j)
 			}
 		}
-		if !cholTick(full, n, nil) {
+		if !choleskyTickEvery(full, n, nil, work) {
 			t.Fatalf("n=%d: cholTick failed", n)
 		}
 		for i := 0; i < n; i++ {

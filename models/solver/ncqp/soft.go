@@ -356,7 +356,7 @@ const cholBlock = 48
 // during a large factorisation. It reports false when a is not positive
 // definite.
 func cholTick(a []float64, n int, tick func()) bool {
-	return CholeskyTick(a, n, tick)
+	return choleskyTickEvery(a, n, tick, tickWork)
 }
 
 // CholeskyTick overwrites the upper triangle of the row-major n×n symmetric
@@ -364,6 +364,12 @@ func cholTick(a []float64, n int, tick func()) bool {
 // tick (when not nil) about every million multiply–adds; false when a is not
 // positive definite. The strict lower triangle is left as it was.
 func CholeskyTick(a []float64, n int, tick func()) bool {
+	return choleskyTickEvery(a, n, tick, tickWork)
+}
+
+// choleskyTickEvery is CholeskyTick with a tick about every work
+// multiply–adds.
+func choleskyTickEvery(a []float64, n int, tick func(), work int) bool {
 	for k0 := 0; k0 < n; k0 += cholBlock {
 		k1 := min(n, k0+cholBlock)
 		d := blas64.Symmetric{Uplo: blas.Upper, N: k1 - k0, Stride: n, Data: a[k0*n+k0:]}
@@ -374,9 +380,9 @@ func CholeskyTick(a []float64, n int, tick func()) bool {
 		if k1 < n {
 			fastblas.TrsmLeft(ukk, true, blas64.General{Rows: k1 - k0, Cols: n - k1, Stride: n, Data: a[k0*n+k1:]})
 			// Trailing update A22 −= PᵀP (upper triangle) in column chunks of
-			// about tickWork multiply–adds, with a tick after each chunk.
+			// about work multiply–adds, with a tick after each chunk.
 			w := k1 - k0
-			step := max(8, tickWork/max(1, (n-k1)*w))
+			step := max(8, work/max(1, (n-k1)*w))
 			for j0 := k1; j0 < n; j0 += step {
 				j1 := min(n, j0+step)
 				pj := blas64.General{Rows: w, Cols: j1 - j0, Stride: n, Data: a[k0*n+j0:]}

@@ -22,7 +22,7 @@ const stallInfeasTol = 1e-6
 
 // maxCorrectors is the number of Gondzio centrality correctors tried per
 // iteration (each costs one solve, not a factorisation).
-var maxCorrectors = 2
+const maxCorrectors = 2
 
 // iterate is the homogeneous-embedding state.
 type iterate struct {
