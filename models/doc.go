@@ -2,12 +2,16 @@
 // the sub-packages do:
 //
 //   - data: the Dataset type, file readers/writers, splits, scaling, generators
-//   - model: the model registry, parameter specs, fitted-model contracts,
-//     multi-class wrappers and model (de)serialisation
+//   - spec: the model catalogue — every model's metadata (paper, equations,
+//     parameters with ranges and help, the outputs its fits report), standard
+//     library only, so the browser's UI build carries it without numerics
+//   - model: binds implementations to the catalogue (model.Register), the
+//     fitted-model contracts, multi-class wrappers and model (de)serialisation
 //   - kernel, solver/...: kernels and the solvers every model calls
 //   - svm, svmplus, gp, joint, twin, multiview: the models of the four papers
 //     and their baselines
-//   - all: imports every model package so that its specs are registered
+//   - all: imports every model package so that its implementations are
+//     registered; its tests check the catalogue and the implementations agree
 //
 // Nothing under models imports syscall/js or go-app: it builds natively and
 // for GOOS=js GOARCH=wasm alike.

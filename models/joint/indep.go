@@ -13,6 +13,7 @@ import (
 	"lupilab/models/data"
 	"lupilab/models/kernel"
 	"lupilab/models/model"
+	"lupilab/models/spec"
 	"lupilab/models/svm"
 )
 
@@ -166,25 +167,12 @@ func loadIndep(raw json.RawMessage) (model.Fitted, error) {
 	return &Indep{Models: s.Models, TagNames: s.TagNames, report: s.Report}, nil
 }
 
-var indepSpec = &model.Spec{
-	ID:        "indepsvm",
-	Name:      "Independent SVMs",
-	Paper:     Paper + " (baseline)",
-	Equations: "paper 003, eqs (4)-(6) once per tag",
-	About: "One C-SVM (with bias) per tag, trained independently on the same kernel: the baseline of paper 003. " +
-		"It ignores how tags co-occur and costs T SVM trainings.",
-	Task:   model.MultiLabel,
-	Family: model.FamilyTags,
-	Params: append([]model.Param{{Name: "C", Label: "C", Kind: model.Float, Default: "1", Min: 1e-3, Max: 1e4, Log: true,
-		Help: "Cost of margin violations, the same for every tag's SVM."}}, kernel.Params("", "Kernel", kernel.RBF)...),
-}
-
 func init() {
-	indepSpec.Fit = func(ctx context.Context, train *data.Dataset, v model.Values, opt model.Options) (model.Fitted, error) {
+	fit := func(ctx context.Context, train *data.Dataset, v model.Values, opt model.Options) (model.Fitted, error) {
 		if train == nil {
 			return nil, data.ErrNoData
 		}
-		v, err := indepSpec.Resolve(v)
+		v, err := spec.MustLookup("indepsvm").Resolve(v)
 		if err != nil {
 			return nil, err
 		}
@@ -199,6 +187,5 @@ func init() {
 		m.report.Params = v.Clone()
 		return m, nil
 	}
-	indepSpec.Load = loadIndep
-	model.Register(indepSpec)
+	model.Register("indepsvm", fit, loadIndep)
 }

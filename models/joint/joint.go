@@ -29,12 +29,13 @@ import (
 	"lupilab/models/kernel"
 	"lupilab/models/model"
 	"lupilab/models/solver/smo"
+	"lupilab/models/spec"
 )
 
 // Prediction rules.
 const (
-	PredictTrainSets  = "trainsets"  // eq (13): argmax over the distinct training label sets
-	PredictExhaustive = "exhaustive" // eq (12): argmax over all 2^T label vectors (T ≤ MaxExhaustiveTags)
+	PredictTrainSets  = spec.PredictTrainSets  // eq (13): argmax over the distinct training label sets
+	PredictExhaustive = spec.PredictExhaustive // eq (12): argmax over all 2^T label vectors (T ≤ MaxExhaustiveTags)
 )
 
 // MaxExhaustiveTags is the largest T for which eq (12) is solved by brute

@@ -6,13 +6,15 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"lupilab/models/spec"
 )
 
 // Output kernel kinds (the kernel K_ψ on label vectors y ∈ {−1,+1}^T).
 const (
-	OutLinear   = "linear"   // K_ψ(y, y') = ⟨y, y'⟩
-	OutGaussian = "gaussian" // K_ψ(y, y') = exp(−½ (y−y')ᵀ Σ⁻¹ (y−y'))   (paper 003, eq 12)
-	OutPoly     = "poly"     // K_ψ(y, y') = (⟨y, y'⟩/T + coef0)^degree (paper 003, section 3)
+	OutLinear   = spec.OutLinear   // K_ψ(y, y') = ⟨y, y'⟩
+	OutGaussian = spec.OutGaussian // K_ψ(y, y') = exp(−½ (y−y')ᵀ Σ⁻¹ (y−y'))   (paper 003, eq 12)
+	OutPoly     = spec.OutPoly     // K_ψ(y, y') = (⟨y, y'⟩/T + coef0)^degree (paper 003, section 3)
 )
 
 // OutputParams are the settings of the output kernel.

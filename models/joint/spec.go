@@ -9,39 +9,11 @@ import (
 	"lupilab/models/data"
 	"lupilab/models/kernel"
 	"lupilab/models/model"
+	"lupilab/models/spec"
 )
 
 // Paper is the citation of paper 003.
-const Paper = "H. Xiong, S. Szedmak, J. Piater: Joint SVM for Accurate and Fast Image Tagging (ESANN 2014)"
-
-// OutputParamsSpec returns the output-kernel parameter specs of the joint SVM.
-func OutputParamsSpec() []model.Param {
-	show := func(kinds ...string) map[string][]string { return map[string][]string{"okernel": kinds} }
-	return []model.Param{
-		{Name: "okernel", Label: "Output kernel", Kind: model.Choice, Default: OutGaussian,
-			Choices: []string{OutGaussian, OutPoly, OutLinear},
-			Help:    "Kernel on tag vectors y ∈ {−1,+1}^T: Gaussian with the tags' full covariance (eq 12), polynomial (⟨y,y'⟩/T + coef0)^degree, or linear ⟨y,y'⟩ (tags decouple)."},
-		{Name: "osigma2", Label: "Output σ²", Kind: model.Float, Default: "2", Min: 1e-2, Max: 1e3, Log: true,
-			Help: "Scale of the output Gaussian: mean variance of Σ = σ²((1−λ)C/mean var + λI), C the training tags' covariance.", ShowIf: show(OutGaussian)},
-		{Name: "oreg", Label: "Output λ", Kind: model.Float, Default: "0.1", Min: 0, Max: 1,
-			Help: "Shrinkage of the tag covariance towards the identity (0: bare scaled covariance, 1: isotropic).", ShowIf: show(OutGaussian)},
-		{Name: "odegree", Label: "Output degree", Kind: model.Int, Default: "3", Min: 1, Max: 6,
-			Help: "Degree of the polynomial output kernel (the paper uses 3).", ShowIf: show(OutPoly)},
-		{Name: "ocoef0", Label: "Output coef0", Kind: model.Float, Default: "1", Min: 0, Max: 100,
-			Help: "Constant term of the polynomial output kernel.", ShowIf: show(OutPoly)},
-	}
-}
-
-func jointParams() []model.Param {
-	ps := []model.Param{{Name: "C", Label: "C", Kind: model.Float, Default: "1", Min: 1e-3, Max: 1e4, Log: true,
-		Help: "Upper bound on every multiplier αᵢ (misfit penalty)."}}
-	ps = append(ps, kernel.Params("", "Input kernel", kernel.RBF)...)
-	ps = append(ps, OutputParamsSpec()...)
-	ps = append(ps, model.Param{Name: "predict", Label: "Prediction", Kind: model.Choice, Default: PredictTrainSets,
-		Choices: []string{PredictTrainSets, PredictExhaustive},
-		Help:    "Search the distinct training tag sets (eq 13) or every tag vector (eq 12, at most 12 tags)."})
-	return ps
-}
+const Paper = spec.Paper003
 
 // ParamsFromValues reads the joint SVM's settings from resolved values.
 func ParamsFromValues(v model.Values) (Params, error) {
@@ -55,30 +27,15 @@ func ParamsFromValues(v model.Values) (Params, error) {
 	return p, p.Output.Validate()
 }
 
-var jointSpec = &model.Spec{
-	ID:        "jointsvm",
-	Name:      "Joint SVM (MMR)",
-	Paper:     Paper,
-	Equations: "paper 003, dual (10) without the bias constraint (section 2.3), prediction (12)/(13)",
-	About: "One SVM for all tags: a kernel on tag vectors (Gaussian with the tags' covariance, or polynomial) " +
-		"couples the tags, and a single box-constrained dual — the cost of one SVM — is solved for all of them. " +
-		"Predicts the training tag set that best matches W φ(x) (Maximum Margin Regression).",
-	Task:   model.MultiLabel,
-	Family: model.FamilyTags,
-	Params: jointParams(),
-}
-
 func init() {
-	jointSpec.Fit = fitJoint
-	jointSpec.Load = loadJoint
-	model.Register(jointSpec)
+	model.Register("jointsvm", fitJoint, loadJoint)
 }
 
 func fitJoint(ctx context.Context, train *data.Dataset, v model.Values, opt model.Options) (model.Fitted, error) {
 	if train == nil {
 		return nil, data.ErrNoData
 	}
-	v, err := jointSpec.Resolve(v)
+	v, err := spec.MustLookup("jointsvm").Resolve(v)
 	if err != nil {
 		return nil, err
 	}

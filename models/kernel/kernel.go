@@ -18,6 +18,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"lupilab/models/model"
+	"lupilab/models/spec"
 )
 
 // Kind names a kernel family.
@@ -25,11 +26,11 @@ type Kind string
 
 // Kernel families.
 const (
-	Linear      Kind = "linear"      // ⟨x, x'⟩
-	RBF         Kind = "rbf"         // exp(−γ‖x − x'‖²)
-	Poly        Kind = "poly"        // (γ⟨x, x'⟩ + coef0)^degree
-	Sigmoid     Kind = "sigmoid"     // tanh(γ⟨x, x'⟩ + coef0)
-	Precomputed Kind = "precomputed" // row i of the data holds K(x_i, x_j) for every training sample j
+	Linear      Kind = spec.KernelLinear  // ⟨x, x'⟩
+	RBF         Kind = spec.KernelRBF     // exp(−γ‖x − x'‖²)
+	Poly        Kind = spec.KernelPoly    // (γ⟨x, x'⟩ + coef0)^degree
+	Sigmoid     Kind = spec.KernelSigmoid // tanh(γ⟨x, x'⟩ + coef0)
+	Precomputed Kind = "precomputed"      // row i of the data holds K(x_i, x_j) for every training sample j
 )
 
 // Kernel is a kernel function with its hyper-parameters. The zero Kind means
@@ -189,25 +190,6 @@ func sqNorms(X *mat.Dense) []float64 {
 		out[i] = floats.Dot(r, r)
 	}
 	return out
-}
-
-// Params returns the kernel hyper-parameter specs with the given name prefix
-// ("" for the kernel on X, "z" for the kernel on Z) and default kind. label
-// is the UI label of the kind selector, e.g. "Kernel" or "Privileged kernel".
-func Params(prefix, label string, def Kind) []model.Param {
-	kn := prefix + "kernel"
-	show := func(kinds ...string) map[string][]string { return map[string][]string{kn: kinds} }
-	return []model.Param{
-		{Name: kn, Label: label, Kind: model.Choice, Default: string(def),
-			Choices: []string{string(Linear), string(RBF), string(Poly), string(Sigmoid)},
-			Help:    "Kernel function: linear ⟨x,x'⟩, RBF exp(−γ‖x−x'‖²), polynomial (γ⟨x,x'⟩+coef0)^degree or sigmoid tanh(γ⟨x,x'⟩+coef0)."},
-		{Name: prefix + "gamma", Label: "γ", Kind: model.Float, Default: "1", Min: 1e-5, Max: 1e5, Log: true,
-			Help: "Kernel width γ (RBF: exp(−γ‖x−x'‖²); larger means more local).", ShowIf: show(string(RBF), string(Poly), string(Sigmoid))},
-		{Name: prefix + "degree", Label: "Degree", Kind: model.Int, Default: "3", Min: 1, Max: 10,
-			Help: "Degree of the polynomial kernel.", ShowIf: show(string(Poly))},
-		{Name: prefix + "coef0", Label: "coef0", Kind: model.Float, Default: "0", Min: -100, Max: 100,
-			Help: "Constant term of the polynomial and sigmoid kernels.", ShowIf: show(string(Poly), string(Sigmoid))},
-	}
 }
 
 // FromValues reads the kernel named by prefix ("" or "z") from resolved

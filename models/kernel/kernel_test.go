@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"lupilab/models/model"
+	"lupilab/models/spec"
 )
 
 func randMat(rng *rand.Rand, r, c int) *mat.Dense {
@@ -147,7 +148,7 @@ func TestValidateAndValues(t *testing.T) {
 			t.Errorf("%+v accepted", k)
 		}
 	}
-	ps := Params("z", "Privileged kernel", Linear)
+	ps := spec.KernelParams("z", "Privileged kernel", string(Linear))
 	names := map[string]bool{}
 	for _, p := range ps {
 		names[p.Name] = true
@@ -157,8 +158,8 @@ func TestValidateAndValues(t *testing.T) {
 			t.Errorf("Params lacks %s", n)
 		}
 	}
-	spec := &model.Spec{Params: ps}
-	v, err := spec.Resolve(model.Values{"zkernel": "poly", "zgamma": "0.5", "zdegree": "2", "zcoef0": "1"})
+	sp := &spec.Spec{Params: ps}
+	v, err := sp.Resolve(model.Values{"zkernel": "poly", "zgamma": "0.5", "zdegree": "2", "zcoef0": "1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +167,7 @@ func TestValidateAndValues(t *testing.T) {
 	if err != nil || k != (Kernel{Kind: Poly, Gamma: 0.5, Degree: 2, Coef0: 1}) {
 		t.Fatalf("FromValues = %+v, %v", k, err)
 	}
-	if _, err := spec.Resolve(model.Values{"zgamma": "0"}); err == nil {
+	if _, err := sp.Resolve(model.Values{"zgamma": "0"}); err == nil {
 		t.Error("gamma = 0 accepted by the parameter spec")
 	}
 	if _, err := FromValues(model.Values{"kernel": "rbf", "gamma": "-2"}, ""); err == nil {

@@ -39,18 +39,10 @@ type BinaryFitFunc func(ctx context.Context, train *data.Dataset, y []float64, v
 // BinaryLoadFunc rebuilds a binary model from its JSON.
 type BinaryLoadFunc func(raw json.RawMessage) (BinaryModel, error)
 
-// StrategyParam is the parameter that picks the multi-class strategy of a
-// binary model; add it to a spec's Params for models that support both.
-func StrategyParam() Param {
-	return Param{Name: "multiclass", Label: "Multi-class", Kind: Choice, Default: "ovr",
-		Choices: []string{"ovr", "ovo"},
-		Help:    "How more than two classes are handled: one-vs-rest (one model per class) or one-vs-one (one per pair, majority vote)."}
-}
-
 // WrapBinary turns a binary fitter into a FitFunc / Load pair for a spec: two
 // classes train one model; more classes train one-vs-rest or one-vs-one models
 // according to the "multiclass" parameter (default one-vs-rest).
-func WrapBinary(id string, fit BinaryFitFunc, load BinaryLoadFunc) (FitFunc, func(json.RawMessage) (Fitted, error)) {
+func WrapBinary(id string, fit BinaryFitFunc, load BinaryLoadFunc) (FitFunc, LoadFunc) {
 	fitFn := func(ctx context.Context, train *data.Dataset, v Values, opt Options) (Fitted, error) {
 		if err := train.Validate(); err != nil {
 			return nil, err

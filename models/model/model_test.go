@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"lupilab/models/data"
+	"lupilab/models/spec"
 )
 
 // centroid is a tiny binary model for testing the wrappers: the decision is
@@ -69,8 +70,8 @@ func loadCentroid(raw json.RawMessage) (BinaryModel, error) {
 
 func init() {
 	fit, load := WrapBinary("test-centroid", fitCentroid, loadCentroid)
-	Register(&Spec{ID: "test-centroid", Name: "Centroid", Task: Binary, Fit: fit, Load: load,
-		Params: []Param{{Name: "C", Kind: Float, Default: "1", Min: 1e-3, Max: 1e3, Log: true}, StrategyParam()}})
+	Bind(&spec.Spec{ID: "test-centroid", Name: "Centroid", Task: Binary,
+		Params: []Param{{Name: "C", Kind: Float, Default: "1", Min: 1e-3, Max: 1e3, Log: true}, spec.StrategyParam()}}, fit, load)
 }
 
 // three well separated blobs on a line: class k around (3k, 0).

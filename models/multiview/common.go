@@ -22,31 +22,6 @@ const (
 	RuleBoth = "both" // sign(½(f_A(x_A) + f_B(x_B)))
 )
 
-// RuleParam is the "rule" parameter every model of this package has.
-func RuleParam() model.Param {
-	return model.Param{Name: "rule", Label: "Decision rule", Kind: model.Choice, Default: RuleBoth,
-		Choices: []string{RuleA, RuleB, RuleBoth},
-		Help:    "Which decision the model reports: view A alone sign(f_A), view B alone sign(f_B), or both sign(½(f_A+f_B)). Paper 001 picks the best by cross-validation."}
-}
-
-// cParam is a positive, log-scale penalty parameter.
-func cParam(name, label, def, help string) model.Param {
-	return model.Param{Name: name, Label: label, Kind: model.Float, Default: def, Min: 1e-5, Max: 1e5, Log: true, Help: help}
-}
-
-// epsParam is the insensitivity ε of the |f_A − f_B| ≤ ε + η constraints.
-func epsParam() model.Param {
-	return model.Param{Name: "epsilon", Label: "ε", Kind: model.Float, Default: "0", Min: 0, Max: 10,
-		Help: "Insensitivity of the view-agreement constraint |f_A − f_B| ≤ ε + η (0 = exact agreement is the target)."}
-}
-
-// kernelParams returns the kernels of both views: view A ("kernel", "gamma",
-// …) and view B ("zkernel", "zgamma", …), RBF by default.
-func kernelParams() []model.Param {
-	p := kernel.Params("", "Kernel (view A)", kernel.RBF)
-	return append(p, kernel.Params("z", "Kernel (view B)", kernel.RBF)...)
-}
-
 // withDefaults completes v with the spec's defaults (Fit may be called with
 // values that did not go through Spec.Resolve).
 func withDefaults(params []model.Param, v model.Values) model.Values {

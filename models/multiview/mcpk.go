@@ -10,6 +10,7 @@ import (
 
 	"lupilab/models/data"
 	"lupilab/models/model"
+	"lupilab/models/spec"
 )
 
 // MCPK (Tang, Tian, Liu & Kou, "Coupling privileged kernel method for
@@ -52,31 +53,11 @@ import (
 // mcpkTol is the interior-point tolerance of the converged steps (qp's default).
 const mcpkTol = 1e-8
 
-func mcpkParams() []model.Param {
-	p := []model.Param{
-		cParam("C", "C_A", "1", "Penalty C_A on view A's slacks ξ^A."),
-		cParam("CB", "C_B", "1", "Penalty C_B on view B's slacks ξ^B."),
-		cParam("D", "D (coupling)", "1", "Weight D of the coupling term D Σ ξ^A ξ^B."),
-		cParam("tradeoff", "γ (view B weight)", "1", "Trade-off γ between the two views' regularisers ½(‖w_A‖² + γ‖w_B‖²)."),
-		{Name: "ccp_iter", Label: "CCP steps", Kind: model.Int, Default: "30", Min: 1, Max: 1000,
-			Help: "Maximum convex–concave steps (each a convex QP) used to reach a KKT point of the non-convex problem."},
-	}
-	p = append(p, kernelParams()...)
-	return append(p, RuleParam(), model.StrategyParam())
-}
+func mcpkParams() []model.Param { return spec.MustLookup("mcpk").Params }
 
 func init() {
 	fit, load := model.WrapBinary("mcpk", fitMCPK, loadSVMLike("mcpk"))
-	model.Register(&model.Spec{
-		ID: "mcpk", Name: "MCPK",
-		Paper:     "Tang, Tian, Liu & Kou, Coupling privileged kernel method for multi-view learning, Information Sciences 481, 2019",
-		Equations: "MCPK primal (coupling term D Σ ξ^A ξ^B with privileged constraints) and its 6l-variable dual; solved by the convex–concave procedure",
-		About: "Two SVMs, one per view, each view's slack bounded by the other view's output (privileged information), and a " +
-			"coupling term D Σ ξ^A ξ^B that penalises samples both views get wrong.",
-		Task: model.Binary, Family: model.FamilyMultiView, Z: model.ZView,
-		Params: mcpkParams(), MultiClass: []string{"ovr", "ovo"},
-		Fit: fit, Load: load,
-	})
+	model.Register("mcpk", fit, load)
 }
 
 // mcpkObjective is the primal objective of MCPK at (g^A, g^B) with the

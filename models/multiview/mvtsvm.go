@@ -14,6 +14,7 @@ import (
 	"lupilab/models/data"
 	"lupilab/models/kernel"
 	"lupilab/models/model"
+	"lupilab/models/spec"
 )
 
 // MvTSVM (Xie & Sun, "Multi-view twin support vector machines", Intelligent
@@ -48,32 +49,11 @@ import (
 // EᵀE and FᵀF as in every kernel TWSVM. ε = 0 (default) merges λ⁺, λ⁻ into
 // λ ∈ [−D, D].
 
-func mvtsvmParams() []model.Param {
-	p := []model.Param{
-		cParam("C", "c₁ = c₂", "1", "Penalty on both views' slacks in the positive-plane problem."),
-		cParam("C2", "c₃ = c₄", "1", "Penalty on both views' slacks in the negative-plane problem."),
-		cParam("D", "D", "1", "Penalty on the views' disagreement on the positive samples (positive-plane problem)."),
-		cParam("H", "H", "1", "Penalty on the views' disagreement on the negative samples (negative-plane problem)."),
-		epsParam(),
-		{Name: "ridge", Label: "Ridge", Kind: model.Float, Default: "1e-4", Min: 1e-10, Max: 1, Log: true,
-			Help: "Ridge r added to EᵀE and FᵀF, which are singular in the kernel version."},
-	}
-	p = append(p, kernelParams()...)
-	return append(p, RuleParam(), model.StrategyParam())
-}
+func mvtsvmParams() []model.Param { return spec.MustLookup("mvtsvm").Params }
 
 func init() {
 	fit, load := model.WrapBinary("mvtsvm", fitMvTSVM, loadMvTSVM)
-	model.Register(&model.Spec{
-		ID: "mvtsvm", Name: "MvTSVM",
-		Paper:     "Xie & Sun, Multi-view twin support vector machines, Intelligent Data Analysis 19(4), 2015",
-		Equations: "MvTSVM primal pair and duals (kernel version); nearest-plane rule per view and the mean distance for both views",
-		About: "A twin SVM per view (one plane near each class, far from the other), trained jointly: the two views' projections " +
-			"of the samples a plane must pass near are asked to agree.",
-		Task: model.Binary, Family: model.FamilyMultiView, Z: model.ZView,
-		Params: mvtsvmParams(), MultiClass: []string{"ovr", "ovo"},
-		Fit: fit, Load: load,
-	})
+	model.Register("mvtsvm", fit, load)
 }
 
 // twinPlane is one kernel-generated surface K(x, C)·Coef + Bias = 0.

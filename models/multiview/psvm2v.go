@@ -9,6 +9,7 @@ import (
 	"lupilab/models/data"
 	"lupilab/models/kernel"
 	"lupilab/models/model"
+	"lupilab/models/spec"
 )
 
 // PSVM-2V (Tang, Tian, Zhang & Liu, "Multiview privileged support vector
@@ -40,30 +41,11 @@ import (
 // "tradeoff"; ε defaults to 0, where β⁺, β⁻ merge into β ∈ [−C, C] (5n
 // variables; the authors' code fixes ε = 0.001).
 
-func psvm2vParams() []model.Param {
-	p := []model.Param{
-		cParam("C", "C_A", "1", "Penalty C_A on view A's slacks ξ^A."),
-		cParam("CB", "C_B", "1", "Penalty C_B on view B's slacks ξ^B."),
-		cParam("D", "C (agreement)", "1", "Penalty on the views' disagreement η (the paper's C in eq 6)."),
-		cParam("tradeoff", "γ (view B weight)", "1", "Trade-off γ between the two views' regularisers ½(‖w_A‖² + γ‖w_B‖²)."),
-		epsParam(),
-	}
-	p = append(p, kernelParams()...)
-	return append(p, RuleParam(), model.StrategyParam())
-}
+func psvm2vParams() []model.Param { return spec.MustLookup("psvm2v").Params }
 
 func init() {
 	fit, load := model.WrapBinary("psvm2v", fitPSVM2V, loadSVMLike("psvm2v"))
-	model.Register(&model.Spec{
-		ID: "psvm2v", Name: "PSVM-2V",
-		Paper:     "Tang, Tian, Zhang & Liu, Multiview privileged support vector machines, IEEE TNNLS 29(8), 2018",
-		Equations: "paper 001 eq (6) (PSVM-2V primal); dual derived from its Lagrangian; decision rules of paper 001 §5.1",
-		About: "Two SVMs, one per view, where each view's slack is bounded by the other view's output (learning using privileged " +
-			"information, with each view privileged for the other), plus SVM-2K's agreement constraint between the views.",
-		Task: model.Binary, Family: model.FamilyMultiView, Z: model.ZView,
-		Params: psvm2vParams(), MultiClass: []string{"ovr", "ovo"},
-		Fit: fit, Load: load,
-	})
+	model.Register("psvm2v", fit, load)
 }
 
 // privCommon holds the parameters and Gram matrices shared by PSVM-2V and MCPK.

@@ -10,6 +10,7 @@ import (
 	"lupilab/models/data"
 	"lupilab/models/kernel"
 	"lupilab/models/model"
+	"lupilab/models/spec"
 )
 
 // SVM-2K (Farquhar, Hardoon, Meng, Shawe-Taylor & Szedmak, "Two view
@@ -41,29 +42,11 @@ import (
 //     equal the primal offsets exactly), not averages over free α.
 
 // svm2kParams returns the hyper-parameters of SVM-2K.
-func svm2kParams() []model.Param {
-	p := []model.Param{
-		cParam("C", "C_A", "1", "Penalty C_A on view A's hinge slacks ξ^A."),
-		cParam("CB", "C_B", "1", "Penalty C_B on view B's hinge slacks ξ^B."),
-		cParam("D", "D", "1", "Penalty D on the views' disagreement η (|f_A − f_B| ≤ ε + η)."),
-		epsParam(),
-	}
-	p = append(p, kernelParams()...)
-	return append(p, RuleParam(), model.StrategyParam())
-}
+func svm2kParams() []model.Param { return spec.MustLookup("svm2k").Params }
 
 func init() {
 	fit, load := model.WrapBinary("svm2k", fitSVM2K, loadSVMLike("svm2k"))
-	model.Register(&model.Spec{
-		ID: "svm2k", Name: "SVM-2K",
-		Paper:     "Farquhar, Hardoon, Meng, Shawe-Taylor & Szedmak, Two view learning: SVM-2K, theory and practice, NIPS 2005",
-		Equations: "SVM-2K primal and dual (section 2 of the NIPS 2005 paper); decision ½(f_A + f_B); per-view rules as in paper 001 §5.1",
-		About: "Two SVMs, one per view, trained jointly: besides each view's hinge loss, the two views' outputs are asked to agree " +
-			"(|f_A − f_B| ≤ ε + η, with D penalising the disagreement η) — the distance-minimisation form of kernel CCA folded into one QP.",
-		Task: model.Binary, Family: model.FamilyMultiView, Z: model.ZView,
-		Params: svm2kParams(), MultiClass: []string{"ovr", "ovo"},
-		Fit: fit, Load: load,
-	})
+	model.Register("svm2k", fit, load)
 }
 
 func fitSVM2K(ctx context.Context, train *data.Dataset, y []float64, v model.Values, opt model.Options) (model.BinaryModel, error) {

@@ -12,61 +12,16 @@ import (
 
 func init() {
 	for _, sq := range []bool{false, true} {
-		id, name := "svm", "SVM"
-		eq := "C-SVM dual (Cortes & Vapnik 1995; LIBSVM, Chang & Lin 2011, eq. (2)): min ½αᵀ(yyᵀ∘K)α − 1ᵀα s.t. yᵀα = 0, 0 ≤ αᵢ ≤ Cᵢ"
-		about := "The kernel support vector machine with the hinge loss, trained by SMO with second-order working-set selection (Fan, Chen & Lin 2005) as in LIBSVM. It uses the main features only and is the baseline every LUPI and multi-view model is compared with."
+		id := "svm"
 		if sq {
-			id, name = "l2svm", "L2-SVM"
-			eq = "L2-SVM dual (squared hinge; Hsieh et al. 2008, eq. (4), with the bias kept): min ½αᵀ(yyᵀ∘(K + I/(2Cᵢ)))α − 1ᵀα s.t. yᵀα = 0, αᵢ ≥ 0"
-			about = "The support vector machine with the squared hinge loss Σ Cᵢξᵢ². Its dual has no upper bound on α; SVM2+ with each sample as its own privileged feature reduces to it (paper 000)."
+			id = "l2svm"
 		}
 		squared := sq
 		fit, load := model.WrapBinary(id, func(ctx context.Context, train *data.Dataset, y []float64, v model.Values, opt model.Options) (model.BinaryModel, error) {
 			return fitValues(ctx, train, y, v, opt, squared)
 		}, loadBinary)
-		model.Register(&model.Spec{
-			ID: id, Name: name,
-			Paper:     "Cortes & Vapnik (1995), Support-vector networks; solver: Fan, Chen & Lin (2005), JMLR 6; LIBSVM (Chang & Lin 2011)",
-			Equations: eq, About: about,
-			Task: model.Binary, Family: model.FamilySVM, Z: model.ZNone,
-			Params:     ParamSpecs(),
-			MultiClass: []string{"ovr", "ovo"},
-			Fit:        fit, Load: load,
-		})
+		model.Register(id, fit, load)
 	}
-}
-
-// ParamSpecs returns the hyper-parameters of "svm" and "l2svm": C, the kernel
-// on X, class weights, probability, solver settings and the multi-class
-// strategy (for packages that train SVMs as building blocks).
-func ParamSpecs() []model.Param {
-	ps := []model.Param{
-		{Name: "C", Label: "C", Kind: model.Float, Default: "1", Min: 1e-5, Max: 1e5, Log: true,
-			Help: "Cost of margin violations: larger C fits the training data more closely."},
-	}
-	ps = append(ps, kernel.Params("", "Kernel", kernel.RBF)...)
-	ps = append(ps,
-		model.Param{Name: "wpos", Label: "Weight +1", Kind: model.Float, Default: "1", Min: 1e-3, Max: 1e3, Log: true,
-			Help: "Multiplies C for the positive class (Classes[1]); LIBSVM's -w1."},
-		model.Param{Name: "wneg", Label: "Weight −1", Kind: model.Float, Default: "1", Min: 1e-3, Max: 1e3, Log: true,
-			Help: "Multiplies C for the negative class (Classes[0]); LIBSVM's -w-1."},
-		model.Param{Name: "balanced", Label: "Balanced weights", Kind: model.Bool, Default: "false",
-			Help: "Weight each class by n/(2·n_class) (replaces wpos and wneg)."},
-		model.Param{Name: "probability", Label: "Probabilities", Kind: model.Bool, Default: "false",
-			Help: "Fit Platt's sigmoid on 5-fold cross-validated decision values (LIBSVM -b 1; folds drawn from the seed)."},
-		model.Param{Name: "eps", Label: "Tolerance", Kind: model.Float, Default: "0.001", Min: 1e-12, Max: 1, Log: true,
-			Help: "SMO stopping tolerance on the maximal KKT violation (LIBSVM -e)."},
-		model.Param{Name: "shrinking", Label: "Shrinking", Kind: model.Bool, Default: "true",
-			Help: "LIBSVM's shrinking heuristic (same solution, usually faster)."},
-		model.Param{Name: "cache", Label: "Cache (MB)", Kind: model.Float, Default: "100", Min: 1, Max: 1e5, Log: true,
-			Help: "Kernel-row cache budget in MiB (LIBSVM -m)."},
-		model.Param{Name: "precision", Label: "Cache precision", Kind: model.Choice, Default: "single", Choices: []string{"single", "double"},
-			Help: "Store cached kernel rows in single precision as LIBSVM does (half the memory, LIBSVM's solution) or in double precision (the exact problem)."},
-		model.Param{Name: "max_iter", Label: "Max iterations", Kind: model.Int, Default: "0", Min: 0, Max: 1e9,
-			Help: "SMO iteration bound; 0 means max(10⁷, 100n). Hitting it reports converged = false."},
-		model.StrategyParam(),
-	)
-	return ps
 }
 
 // ParamsFromValues reads Params from resolved model values; y (±1) is

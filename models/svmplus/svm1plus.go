@@ -15,28 +15,7 @@ import (
 
 func init() {
 	fit, load := model.WrapBinary("svm1plus", fitSVM1Plus, loadBinary)
-	params := []model.Param{
-		{Name: "C", Label: "C", Kind: model.Float, Default: "1", Min: 1e-4, Max: 1e4, Log: true,
-			Help: "Weight C of the slacks Σξᵢ (paper 000 eq 1)."},
-		{Name: "lambda", Label: "λ", Kind: model.Float, Default: "1", Min: 1e-4, Max: 1e4, Log: true,
-			Help: "Regularisation λ/2‖v‖² of the correcting function g(z) = v'z + ρ (eq 1)."},
-	}
-	// RBF by default, like the SVM's: with a linear privileged kernel of low
-	// dimension the optimum is often the degenerate w = 0 (a constant slack
-	// for everyone is cheapest; cvxopt agrees on lupi2d). The paper's
-	// experiments use linear kernels and `lupi experiment svm2plus` sets them.
-	params = append(params, kernel.Params("", "Kernel", kernel.RBF)...)
-	params = append(params, kernel.Params("z", "Privileged kernel", kernel.RBF)...)
-	params = append(params, solverParams()...)
-	params = append(params, model.StrategyParam())
-	model.Register(&model.Spec{
-		ID: "svm1plus", Name: "SVM1+", Paper: paper000 + "; Vapnik & Vashist (2009)",
-		Equations: "paper 000, eqs (1)-(2)",
-		About: "Vapnik's SVM+ with the hinge loss: slacks ξᵢ = g(zᵢ) = v'zᵢ + ρ ≥ 0 come from a correcting function on privileged features. " +
-			"Its dual has 2n variables and two equality constraints; LUPI Lab solves it with a generalised SMO (three kinds of working direction).",
-		Task: model.Binary, Family: model.FamilySVM, Z: model.ZPrivileged,
-		Params: params, MultiClass: []string{"ovr", "ovo"}, Fit: fit, Load: load,
-	})
+	model.Register("svm1plus", fit, load)
 }
 
 // trainSVM1 solves dual (2) with gsmo for the given blocks and kernels.

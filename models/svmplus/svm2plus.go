@@ -33,44 +33,14 @@ import (
 	"lupilab/models/kernel"
 	"lupilab/models/model"
 	"lupilab/models/solver/smo"
+	"lupilab/models/spec"
 )
 
-const paper000 = "X. Xu, J. T. Zhou, I. W. Tsang, Z. Qin, R. S. M. Goh, Y. Liu: Simple and Efficient Learning using Privileged Information (arXiv:1604.01518)"
+const paper000 = spec.Paper000
 
 func init() {
 	fit, load := model.WrapBinary("svm2plus", fitSVM2Plus, loadBinary)
-	params := []model.Param{
-		{Name: "C", Label: "C", Kind: model.Float, Default: "1", Min: 1e-4, Max: 1e4, Log: true,
-			Help: "Weight C/2 of the squared slacks Σξᵢ² (paper 000 eq 3)."},
-		{Name: "lambda", Label: "λ", Kind: model.Float, Default: "1", Min: 1e-4, Max: 1e4, Log: true,
-			Help: "Regularisation λ/2‖v‖² of the correcting function g(z) = v'z (eq 3); large λ trusts the privileged space less (λ → ∞ gives the hard-margin SVM)."},
-	}
-	// RBF by default, like the SVM's: with a linear privileged kernel of low
-	// dimension the optimum is often the degenerate w = 0 (a constant slack
-	// for everyone is cheapest; cvxopt agrees on lupi2d). The paper's
-	// experiments use linear kernels and `lupi experiment svm2plus` sets them.
-	params = append(params, kernel.Params("", "Kernel", kernel.RBF)...)
-	params = append(params, kernel.Params("z", "Privileged kernel", kernel.RBF)...)
-	params = append(params, solverParams()...)
-	params = append(params, model.StrategyParam())
-	model.Register(&model.Spec{
-		ID: "svm2plus", Name: "SVM2+", Paper: paper000,
-		Equations: "paper 000, eqs (3)-(5), Proposition 1, footnote 1",
-		About: "SVM+ with the squared hinge loss: the slack of each training sample is predicted by a correcting function g(z) on privileged features seen only in training. " +
-			"Its dual is a standard SVM dual (no upper bound on α) with kernel K + Qλ∘yyᵀ, solved by SMO; prediction uses x only.",
-		Task: model.Binary, Family: model.FamilySVM, Z: model.ZPrivileged,
-		Params: params, MultiClass: []string{"ovr", "ovo"}, Fit: fit, Load: load,
-	})
-}
-
-// solverParams are the solver settings both SVM+ models expose.
-func solverParams() []model.Param {
-	return []model.Param{
-		{Name: "eps", Label: "Tolerance", Kind: model.Float, Default: "0.001", Min: 1e-12, Max: 1, Log: true,
-			Help: "Stopping tolerance on the maximal KKT violation (as LIBSVM's -e)."},
-		{Name: "max_iter", Label: "Max iterations", Kind: model.Int, Default: "0", Min: 0, Max: 1e9,
-			Help: "Solver iteration bound; 0 means max(10⁷, 100n). Hitting it reports converged = false."},
-	}
+	model.Register("svm2plus", fit, load)
 }
 
 // solverSettings reads eps and max_iter (defaults when absent).

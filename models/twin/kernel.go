@@ -9,10 +9,6 @@ import (
 	"lupilab/models/model"
 )
 
-func kernelParams(def kernel.Kind) []model.Param {
-	return kernel.Params("", "Kernel", def)
-}
-
 func kernFromValues(v model.Values) (kernel.Kernel, error) {
 	k, err := kernel.FromValues(v, "")
 	if err == nil && k.Kind == kernel.Precomputed {

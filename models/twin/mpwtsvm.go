@@ -83,31 +83,7 @@ import (
 
 func init() {
 	fit, load := model.WrapBinary("mpwtsvm", fitMPBinary, loadMP)
-	params := []model.Param{
-		{Name: "ca", Label: "C_A", Kind: model.Float, Default: "1", Min: 1e-4, Max: 1e4, Log: true, Help: "Penalty on view A's slacks ξᴬ (C_A = C_A2)."},
-		{Name: "cb", Label: "C_B", Kind: model.Float, Default: "1", Min: 1e-4, Max: 1e4, Log: true, Help: "Penalty on view B's slacks ξᴮ (C_B = C_B2)."},
-		{Name: "c", Label: "C (coupling)", Kind: model.Float, Default: "1", Min: 0, Max: 1e4,
-			Help: "Weight of the consensus term CΣξᴬξᴮ (C = C_2); 0 removes the coupling."},
-		{Name: "gamma_b", Label: "γ (view B weight)", Kind: model.Float, Default: "1", Min: 1e-4, Max: 1e4, Log: true,
-			Help: "Trade-off γ on view B's proximity term in (10)/(11) (not the kernel width)."},
-		{Name: "k", Label: "k (neighbours)", Kind: model.Int, Default: "5", Min: 1, Max: 1000, Help: "Neighbours of the within- and between-class graphs, per view (eqs 7-9)."},
-		{Name: "rule", Label: "Decision rule", Kind: model.Choice, Default: "both", Choices: []string{"both", "A", "B"},
-			Help: "Which rule gives the decision: view A (33), view B (34) or both views (35). Per-view values are always reported."},
-		{Name: "correcting", Label: "Correcting constraints", Kind: model.Bool, Default: "true",
-			Help: "Keep the privileged constraints ξᴬ ≥ −fᴮ(wᴮ·x̃ᴮ), ξᴮ ≥ −fᴬ(wᴬ·x̃ᴬ); off (with C = 0) gives two independent WLTSVMs."},
-		{Name: "eps", Label: "Ridge ε", Kind: model.Float, Default: "1e-6", Min: 1e-12, Max: 1, Log: true,
-			Help: "Ridge added to XᵀDX (relative to its mean diagonal), as in (27)-(28)."},
-	}
-	params = append(append(params, kernelParams(kernel.RBF)...), model.StrategyParam())
-	model.Register(&model.Spec{
-		ID: "mpwtsvm", Name: "MPWTSVM", Paper: paper001,
-		Equations: "paper 001 eqs (7)-(11), duals (31)-(32), kernel version (36)-(39), decision rules (33)-(35)",
-		About: "Multi-view privileged weighted twin SVM: a WLTSVM per view whose slacks are bounded by the other view's plane (each view is the other's privileged information) " +
-			"and coupled by CΣξᴬξᴮ. Its dual is a non-convex QP, solved to a KKT point by block coordinate descent.",
-		Task: model.Binary, Family: model.FamilyMultiView, Z: model.ZView,
-		Params: params, MultiClass: []string{"ovr", "ovo"},
-		Fit: fit, Load: load,
-	})
+	model.Register("mpwtsvm", fit, load)
 }
 
 // mpConfig holds MPWTSVM's hyper-parameters.

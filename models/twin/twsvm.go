@@ -36,7 +36,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"lupilab/models/data"
-	"lupilab/models/kernel"
 	"lupilab/models/model"
 	"lupilab/models/solver/dcd"
 )
@@ -50,44 +49,11 @@ type Planes interface {
 	PlaneValues(ds *data.Dataset) (map[string][]float64, error)
 }
 
-const (
-	paper001 = "R. Xu, H. Wang, Multi-view learning with privileged weighted twin support vector machine, arXiv:2201.11306 (2022)"
-	paperTW  = "Jayadeva, R. Khemchandani, S. Chandra, Twin support vector machines for pattern classification, IEEE TPAMI 29(5) (2007)"
-)
-
-func commonParams() []model.Param {
-	return []model.Param{
-		{Name: "C", Label: "C", Kind: model.Float, Default: "1", Min: 1e-4, Max: 1e4, Log: true,
-			Help: "Penalty on the slacks of both twin problems (c₁ = c₂)."},
-		{Name: "eps", Label: "Ridge ε", Kind: model.Float, Default: "1e-6", Min: 1e-12, Max: 1, Log: true,
-			Help: "Ridge added to XᵀDX (relative to its mean diagonal) where it is singular — always for kernels."},
-	}
-}
-
 func init() {
 	twFit, twLoad := model.WrapBinary("twsvm", fitter(false), loadTwin)
-	model.Register(&model.Spec{
-		ID: "twsvm", Name: "TWSVM", Paper: paperTW,
-		Equations: "Jayadeva et al. 2007 (TWSVM primal/dual pairs); paper 001 eqs (4)-(5) with all dⱼ = fⱼ = 1; decision as (33)",
-		About: "Twin SVM: two non-parallel planes (or kernel surfaces), each as close as possible to its own class and at least 1 away from the other; " +
-			"a point goes to the class whose plane is nearer. Each plane solves a box-constrained dual by coordinate descent.",
-		Task: model.Binary, Family: model.FamilyTwin, Z: model.ZNone,
-		Params:     append(append(commonParams(), kernelParams(kernel.Linear)...), model.StrategyParam()),
-		MultiClass: []string{"ovr", "ovo"},
-		Fit:        twFit, Load: twLoad,
-	})
+	model.Register("twsvm", twFit, twLoad)
 	wlFit, wlLoad := model.WrapBinary("wltsvm", fitter(true), loadTwin)
-	model.Register(&model.Spec{
-		ID: "wltsvm", Name: "WLTSVM", Paper: "Q. Ye, C. Zhao, S. Gao, H. Zheng, Weighted twin support vector machines with local information and its application, Neural Networks 35 (2012); as restated in " + paper001,
-		Equations: "paper 001 eqs (1)-(5)",
-		About: "Weighted twin SVM with local information: each plane's squared residuals are weighted by a within-class k-nearest-neighbour graph, " +
-			"and only the other class's samples that are k-nearest neighbours of the plane's class keep a constraint (the others are dropped as redundant).",
-		Task: model.Binary, Family: model.FamilyTwin, Z: model.ZNone,
-		Params: append(append(append(commonParams(), model.Param{Name: "k", Label: "k (neighbours)", Kind: model.Int, Default: "5", Min: 1, Max: 1000,
-			Help: "Neighbours in the within-class graph (weights dⱼ) and the between-class graph (kept constraints fⱼ)."}), kernelParams(kernel.Linear)...), model.StrategyParam()),
-		MultiClass: []string{"ovr", "ovo"},
-		Fit:        wlFit, Load: wlLoad,
-	})
+	model.Register("wltsvm", wlFit, wlLoad)
 }
 
 // twinModel is a fitted binary TWSVM / WLTSVM.
