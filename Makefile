@@ -67,7 +67,7 @@ fuzz-short:
 	FUZZTIME=150000x bash scripts/fuzz.sh
 
 browser: wasm
-	LUPI_BROWSER_TESTS=1 $(GO) test -count=1 -v -timeout 15m ./browsertest
+	LUPI_BROWSER_TESTS=1 $(GO) test -count=1 -v -timeout 45m ./browsertest
 
 ## test: everything a change must pass
 test: deps lint wasm unit fuzz-short browser
