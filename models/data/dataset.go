@@ -11,17 +11,20 @@ import (
 	"fmt"
 
 	"gonum.org/v1/gonum/mat"
+
+	"lupilab/models/datasets"
 )
 
-// Kind says what a dataset's second block and targets mean.
-type Kind string
+// Kind says what a dataset's second block and targets mean (see package
+// datasets, the metadata-only catalogue).
+type Kind = datasets.Kind
 
 // Dataset kinds.
 const (
-	KindPlain      Kind = "plain"      // X and labels only
-	KindLUPI       Kind = "lupi"       // Z is privileged (training only)
-	KindTwoView    Kind = "twoview"    // Z is a second view (available at test time)
-	KindMultiLabel Kind = "multilabel" // Tags instead of Y
+	KindPlain      = datasets.KindPlain      // X and labels only
+	KindLUPI       = datasets.KindLUPI       // Z is privileged (training only)
+	KindTwoView    = datasets.KindTwoView    // Z is a second view (available at test time)
+	KindMultiLabel = datasets.KindMultiLabel // Tags instead of Y
 )
 
 // Provenance records where a dataset came from.

@@ -8,41 +8,31 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"lupilab/models/datasets"
 )
 
-// Generator describes a synthetic dataset generator.
+// Generator is a synthetic dataset generator: its description in the
+// catalogue (package datasets) and the function that makes it.
 type Generator struct {
-	Name         string  // id used by GenerateByName
-	Title        string  // display name
-	Kind         Kind    // kind of dataset it makes
-	DefaultN     int     // a good default size
-	DefaultNoise float64 // a good default noise
-	// Description is one paragraph for the UI, including the ground truth.
-	Description string
-	fn          func(n int, noise float64, seed int64) (*Dataset, error)
+	datasets.Generator
+	fn func(n int, noise float64, seed int64) (*Dataset, error)
 }
 
 // Generators lists the synthetic generators in the order a UI shows them.
 var Generators []Generator
 
 func init() {
-	Generators = []Generator{
-		{Name: "moons", Title: "Two moons", Kind: KindPlain, DefaultN: 200, DefaultNoise: 0.15, fn: Moons,
-			Description: "Two interleaved half circles (class 0: (cos t, sin t), class 1: (1 − cos t, ½ − sin t), t uniform in [0, π]) plus Gaussian noise of standard deviation `noise` on each coordinate. Ground truth: the two noise-free arcs; the Bayes boundary has no closed form and approaches the curve midway between the arcs as the noise shrinks."},
-		{Name: "circles", Title: "Concentric circles", Kind: KindPlain, DefaultN: 200, DefaultNoise: 0.1, fn: Circles,
-			Description: "Class 0 on the circle of radius 1, class 1 on the circle of radius ½ (angles uniform), plus Gaussian noise of standard deviation `noise`. Ground truth: the distribution is rotation invariant, so the Bayes boundary is a circle ‖x‖ = r* with ½ < r* < 1 (≈ 0.75 for small noise)."},
-		{Name: "xor", Title: "XOR", Kind: KindPlain, DefaultN: 200, DefaultNoise: 0.1, fn: XOR,
-			Description: "A latent point uniform in [−1, 1]²; class 1 when both coordinates have the same sign (quadrants I and III), class 0 otherwise; X is the latent point plus Gaussian noise of standard deviation `noise`. Ground truth: by symmetry the Bayes boundary is exactly the two axes, x₁·x₂ = 0."},
-		{Name: "spirals", Title: "Two spirals", Kind: KindPlain, DefaultN: 300, DefaultNoise: 0.05, fn: Spirals,
-			Description: "Two interleaved spirals r = t, θ = 3πt (+π for class 1), t uniform in [0.05, 1], plus Gaussian noise of standard deviation `noise`. Ground truth: the noise-free spiral arms; classes are separable when the noise is small compared with the gap between arms (≈ 1/3)."},
-		{Name: "blobs", Title: "Three blobs", Kind: KindPlain, DefaultN: 300, DefaultNoise: 0.2, fn: Blobs,
-			Description: "Three classes, isotropic Gaussians of standard deviation 0.25 + `noise` centred on a circle of radius 1.5 (angles 90°, 210°, 330°), equal sizes. Ground truth: equal covariances and priors, so the Bayes-optimal classifier assigns each point to the nearest centre (linear boundaries through the origin)."},
-		{Name: "lupi2d", Title: "LUPI 2-D (privileged clean coordinates)", Kind: KindLUPI, DefaultN: 200, DefaultNoise: 0.2, fn: LUPI2D,
-			Description: "A latent point u ~ N(0, I₂) with class 1 when u₁ + u₂ > 0. Each sample is easy (probability ⅔, noise σ = 0.2 + ½·noise) or hard (probability ⅓, σ = 1 + 2·noise), and X = u + σ·ε. The privileged block Z = (u₁, u₂, σ) holds the clean latent point and the sample's noise level: it tells a teacher which samples are hard. Ground truth: the Bayes-optimal rule on X is x₁ + x₂ > 0, with error ⅓·atan(σ_hard)/π + ⅔·atan(σ_easy)/π (≈ 0.16 at noise 0.2); on Z the classes are separable."},
-		{Name: "twoview2d", Title: "Two views 2-D", Kind: KindTwoView, DefaultN: 200, DefaultNoise: 0.1, fn: TwoView2D,
-			Description: "A latent point u uniform in [−1, 1]² with class 1 when u₂ > ½·sin(πu₁). View A is the warped map (u₁ + 0.3 sin πu₂, u₂ + 0.3 sin πu₁), view B the polar coordinates (radius, angle) of u seen from (−1.5, 0); each view gets its own Gaussian noise of standard deviation `noise`. Ground truth: both maps are invertible, so without noise each view alone separates the classes along the image of the sine boundary; with noise the views err on different samples."},
-		{Name: "multilabel2d", Title: "Multi-label 2-D", Kind: KindMultiLabel, DefaultN: 300, DefaultNoise: 0.05, fn: MultiLabel2D,
-			Description: "A latent point u uniform in [−1, 1]² and four tags given by overlapping regions: a = disc of radius 0.6 at (−0.25, 0), b = disc of radius 0.6 at (0.25, 0), c = the band u₂ > 0.35, d = disc of radius 0.45 at (0.5, 0.5). The overlaps make tags correlated (a and b share about half of their area, d lies mostly inside b ∪ c); some points have no tag. X is u plus Gaussian noise of standard deviation `noise`. Ground truth: each tag is the indicator of its region of u."},
+	fns := map[string]func(n int, noise float64, seed int64) (*Dataset, error){
+		"moons": Moons, "circles": Circles, "xor": XOR, "spirals": Spirals, "blobs": Blobs,
+		"lupi2d": LUPI2D, "twoview2d": TwoView2D, "multilabel2d": MultiLabel2D,
+	}
+	for _, g := range datasets.Generators {
+		fn, ok := fns[g.Name]
+		if !ok {
+			panic("data: no generator for the catalogue's " + g.Name)
+		}
+		Generators = append(Generators, Generator{Generator: g, fn: fn})
 	}
 }
 
@@ -57,7 +47,7 @@ func GeneratorByName(name string) (Generator, bool) {
 }
 
 // MaxGenerated is the largest n GenerateByName accepts.
-const MaxGenerated = 1_000_000
+const MaxGenerated = datasets.MaxGenerated
 
 // GenerateByName makes n samples of the named synthetic dataset (see
 // Generators) with the given noise, seeded (the same arguments give the same

@@ -90,7 +90,7 @@ func (s *Scaler) Apply(ds *Dataset) *Dataset {
 }
 
 // Transform is Apply with an error for mismatched dimensions or values that
-// overflow.
+// overflow. Data without a second block is scaled on its main features only.
 func (s *Scaler) Transform(ds *Dataset) (*Dataset, error) {
 	if ds == nil || ds.X == nil {
 		return nil, ErrNoData
@@ -98,7 +98,9 @@ func (s *Scaler) Transform(ds *Dataset) (*Dataset, error) {
 	if ds.Dim() != len(s.XShift) {
 		return nil, fmt.Errorf("data: the scaler was fitted on %d main features, the data has %d", len(s.XShift), ds.Dim())
 	}
-	if (ds.Z != nil) != (s.ZShift != nil) || ds.ZDim() != len(s.ZShift) {
+	// Data without its second block is scaled on X alone: a model that
+	// used Z only while training (privileged information) predicts from X.
+	if ds.Z != nil && ds.ZDim() != len(s.ZShift) {
 		return nil, fmt.Errorf("data: the scaler was fitted on %d second-block features, the data has %d", len(s.ZShift), ds.ZDim())
 	}
 	out := *ds

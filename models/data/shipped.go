@@ -2,42 +2,23 @@ package data
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"strings"
+
+	"lupilab/models/datasets"
 )
 
 // IndexEntry describes one shipped dataset in web/datasets/index.json.
-type IndexEntry struct {
-	Name        string   `json:"name"`
-	Title       string   `json:"title"`
-	Kind        Kind     `json:"kind"`
-	File        string   `json:"file"` // CSV file name, relative to the index
-	Rows        int      `json:"rows"`
-	XColumns    int      `json:"x_columns"`
-	ZColumns    int      `json:"z_columns"`
-	Classes     []string `json:"classes,omitempty"`
-	Tags        []string `json:"tags,omitempty"`
-	Description string   `json:"description"` // one paragraph for the UI
-	Source      string   `json:"source"`
-	Licence     string   `json:"licence"`
-	Blocks      string   `json:"blocks"` // how X / Z / tags were formed
-}
+type IndexEntry = datasets.IndexEntry
 
 // IndexFile is the name of the index of shipped datasets.
-const IndexFile = "index.json"
+const IndexFile = datasets.IndexFile
 
 // ParseIndex decodes an index.json.
-func ParseIndex(b []byte) ([]IndexEntry, error) {
-	var idx []IndexEntry
-	if err := json.Unmarshal(b, &idx); err != nil {
-		return nil, fmt.Errorf("data: dataset index: %w", err)
-	}
-	return idx, nil
-}
+func ParseIndex(b []byte) ([]IndexEntry, error) { return datasets.ParseIndex(b) }
 
 // ReadIndex reads dir/index.json.
 func ReadIndex(dir string) ([]IndexEntry, error) {

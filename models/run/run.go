@@ -165,19 +165,31 @@ func Do(ctx context.Context, cfg Config, progress func(model.Progress)) (*Outcom
 
 // Score evaluates an already fitted model (e.g. one imported from a file) on
 // cfg's split: predictions, scores and the decision surface, no fitting. A
-// model saved with its scaler (model.Scaled) scales the raw split itself.
+// model saved with its scaler (model.Scaled) brings its own scaling: the
+// split is scaled with it (not refitted), so the outcome is in the same
+// coordinates, with the same Scaler, as the fit that saved it.
 func Score(cfg Config, spec *model.Spec, f model.Fitted) (*Outcome, error) {
 	if err := Compatible(spec, cfg.Dataset); err != nil {
 		return nil, err
 	}
-	if _, ok := f.(*model.Scaled); ok {
+	var sc *data.Scaler
+	if s, ok := f.(*model.Scaled); ok {
 		cfg.Scale = "none"
+		f, sc = s.Inner, s.Scaler
 	}
 	train, test, err := Prepare(cfg)
 	if err != nil {
 		return nil, err
 	}
-	o := &Outcome{Spec: spec, Train: train, Test: test, Fitted: f}
+	if sc != nil {
+		if train, err = sc.Transform(train); err != nil {
+			return nil, fmt.Errorf("the data does not fit the model's saved scaling: %w", err)
+		}
+		if test, err = sc.Transform(test); err != nil {
+			return nil, fmt.Errorf("the data does not fit the model's saved scaling: %w", err)
+		}
+	}
+	o := &Outcome{Spec: spec, Train: train, Test: test, Fitted: f, Scaler: sc}
 	if r := f.Report(); r != nil {
 		o.Params = r.Params
 	}

@@ -1,0 +1,263 @@
+package compute
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"lupilab/models/data"
+	_ "lupilab/models/all"
+	"lupilab/models/model"
+	"lupilab/models/run"
+	"lupilab/models/wire"
+)
+
+func testEngine() *Engine {
+	return New(func(name string) ([]byte, error) {
+		return os.ReadFile(filepath.Join("..", "..", "web", "datasets", name))
+	})
+}
+
+// do runs one request and returns every message of the job.
+func do(t *testing.T, e *Engine, ctx context.Context, kind string, req any, bin *wire.Bin) []wire.Message {
+	t.Helper()
+	m, err := wire.Encode(7, kind, req, bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []wire.Message
+	e.Handle(ctx, m, func(m wire.Message) { out = append(out, m) })
+	if len(out) == 0 {
+		t.Fatal("no message")
+	}
+	for _, m := range out {
+		if m.ID != 7 || m.V != wire.Version {
+			t.Fatalf("message %+v: wrong id or version", m)
+		}
+	}
+	return out
+}
+
+func last(t *testing.T, msgs []wire.Message, want string) wire.Message {
+	t.Helper()
+	m := msgs[len(msgs)-1]
+	if m.Kind != want {
+		var e wire.Error
+		m.Decode(&e)
+		t.Fatalf("job ended with %s (%s), want %s", m.Kind, e.Message, want)
+	}
+	for _, x := range msgs[:len(msgs)-1] {
+		if x.Kind != wire.KindProgress && x.Kind != wire.KindPart {
+			t.Fatalf("a %s message before the end", x.Kind)
+		}
+	}
+	return m
+}
+
+var moons = wire.DataRef{Source: "gen:moons", N: 200, Noise: 0.2, Seed: 1}
+var split = wire.Split{TrainFrac: 0.7, Seed: 1, Scale: "standard"}
+
+// TestFitMatchesRun checks that a fit through the engine reports what the
+// pipeline behind the CLI reports on the same data, split and parameters,
+// and that its maps come as a preview then the full map.
+func TestFitMatchesRun(t *testing.T) {
+	e := testEngine()
+	msgs := do(t, e, context.Background(), wire.KindFit, wire.FitRequest{Data: moons, Split: split, Model: "svm",
+		Params: map[string]string{"C": "10"}, Keep: true, Grid: &wire.GridSpec{Side: 120, Preview: 30}}, nil)
+	end := last(t, msgs, wire.KindResult)
+	var parts []wire.Part
+	var bins []*wire.Bin
+	for _, m := range msgs {
+		if m.Kind == wire.KindPart || m.Kind == wire.KindResult {
+			var p wire.Part
+			b, err := m.Decode(&p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			parts, bins = append(parts, p), append(bins, b)
+		}
+	}
+	if len(parts) != 3 || parts[0].Fit == nil || parts[1].Grid == nil || !parts[1].Grid.Preview || parts[2].Grid == nil || parts[2].Grid.Preview {
+		t.Fatalf("want fit, preview map, full map; got %d parts (last %s)", len(parts), end.Kind)
+	}
+	res := parts[0].Fit
+	ds, _ := data.GenerateByName("moons", 200, 0.2, 1)
+	o, err := run.Do(context.Background(), run.Config{Dataset: ds, TrainFrac: 0.7, Seed: 1, Scale: "standard", Model: "svm",
+		Params: model.Values{"C": "10"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Scores.TestAcc != o.TestAcc || res.Scores.TrainAcc != o.TrainAcc || res.Report.Objective != o.Report.Objective ||
+		res.Report.NSupport != o.Report.NSupport {
+		t.Errorf("engine: test %v train %v obj %v nsv %d; pipeline: %v %v %v %d", res.Scores.TestAcc, res.Scores.TrainAcc,
+			res.Report.Objective, res.Report.NSupport, o.TestAcc, o.TrainAcc, o.Report.Objective, o.Report.NSupport)
+	}
+	if res.Handle == "" || res.Saved == "" || len(res.Plot.Train.X) != o.Train.Rows() || len(res.Plot.Test.Pred) != o.Test.Rows() {
+		t.Errorf("handle %q, saved %d bytes, %d train points, %d test predictions", res.Handle, len(res.Saved), len(res.Plot.Train.X), len(res.Plot.Test.Pred))
+	}
+	full := parts[2].Grid
+	if full.W != 120 || full.H != 120 || len(full.Layers) != 1 || full.Layers[0].Name != wire.LayerDecision {
+		t.Fatalf("full map %dx%d with layers %+v", full.W, full.H, full.Layers)
+	}
+	vals, err := bins[2].Floats(full.Layers[0].Values)
+	if err != nil || len(vals) != 120*120 {
+		t.Fatalf("%d values, %v", len(vals), err)
+	}
+	// The map's value at a training point's cell agrees with the model's
+	// decision there to the cell's resolution: check the sign at points
+	// whose decision is clearly away from 0.
+	fr := full.Frame
+	agree, checked := 0, 0
+	for i, x := range res.Plot.Train.X {
+		y, d := res.Plot.Train.Y[i], res.Plot.Train.Decision[i]
+		if math.Abs(d) < 0.5 {
+			continue
+		}
+		c := int((x - fr[0]) / (fr[1] - fr[0]) * 120)
+		r := int((fr[3] - y) / (fr[3] - fr[2]) * 120)
+		if c < 0 || c >= 120 || r < 0 || r >= 120 {
+			continue
+		}
+		checked++
+		if (vals[r*120+c] > 0) == (d > 0) {
+			agree++
+		}
+	}
+	if checked < 50 || agree != checked {
+		t.Errorf("map sign agrees with the decision at %d of %d training points", agree, checked)
+	}
+
+	// A second map of the kept model over another window.
+	g := do(t, e, context.Background(), wire.KindGrid, wire.GridRequest{Handle: res.Handle, Frame: [4]float64{-1, 1, -1, 1}, Side: 40}, nil)
+	var gr wire.GridResult
+	last(t, g, wire.KindResult).Decode(&gr)
+	if gr.W != 40 || len(gr.Layers) != 1 {
+		t.Errorf("zoomed map %+v", gr)
+	}
+	// A worker that never held the model rebuilds it from its saved form.
+	g = do(t, testEngine(), context.Background(), wire.KindGrid, wire.GridRequest{Handle: res.Handle, Saved: res.Saved, Data: &moons, Split: split,
+		Frame: [4]float64{-1, 1, -1, 1}, Side: 40}, nil)
+	var gr2 wire.GridResult
+	b2, _ := last(t, g, wire.KindResult).Decode(&gr2)
+	b1, _ := last(t, do(t, e, context.Background(), wire.KindGrid, wire.GridRequest{Handle: res.Handle, Frame: [4]float64{-1, 1, -1, 1}, Side: 40}, nil), wire.KindResult).Decode(&gr)
+	v1, _ := b1.Floats(gr.Layers[0].Values)
+	v2, _ := b2.Floats(gr2.Layers[0].Values)
+	for i := range v1 {
+		if v1[i] != v2[i] {
+			t.Fatalf("the rebuilt model's map differs at cell %d: %v vs %v", i, v1[i], v2[i])
+		}
+	}
+}
+
+func TestFitErrorsAndCancel(t *testing.T) {
+	e := testEngine()
+	m := last(t, do(t, e, context.Background(), wire.KindFit, wire.FitRequest{Data: moons, Split: split, Model: "svm2plus"}, nil), wire.KindError)
+	var werr wire.Error
+	m.Decode(&werr)
+	if werr.Kind != wire.ErrInput || !strings.Contains(werr.Message, "second feature block") {
+		t.Errorf("SVM2+ on data without privileged features: %+v", werr)
+	}
+	m = last(t, do(t, e, context.Background(), wire.KindFit, wire.FitRequest{Data: moons, Split: split, Model: "svm", Params: map[string]string{"C": "-1"}}, nil), wire.KindError)
+	m.Decode(&werr)
+	if !strings.Contains(werr.Message, "outside") {
+		t.Errorf("C = −1: %+v", werr)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	last(t, do(t, e, ctx, wire.KindFit, wire.FitRequest{Data: wire.DataRef{Source: "gen:moons", N: 2000, Noise: 0.4, Seed: 2}, Split: split, Model: "svm"}, nil), wire.KindCancelled)
+	m = last(t, do(t, e, context.Background(), "nonsense", struct{}{}, nil), wire.KindError)
+	m.Decode(&werr)
+	if !strings.Contains(werr.Message, "unknown request") {
+		t.Errorf("unknown kind: %+v", werr)
+	}
+}
+
+func TestShippedAndCV(t *testing.T) {
+	e := testEngine()
+	ref := wire.DataRef{Source: "ds:wdbc", Seed: 1}
+	m := last(t, do(t, e, context.Background(), wire.KindFit, wire.FitRequest{Data: ref, Split: split, Model: "svm", AdaptWidths: true}, nil), wire.KindResult)
+	var p wire.Part
+	m.Decode(&p)
+	if p.Fit == nil || !p.Fit.Plot.Projected || len(p.Fit.Notes) != 1 || p.Fit.Params["gamma"] != strconv.FormatFloat(roundSig(1/float64(p.Fit.Data.Dim)), 'g', -1, 64) || p.Fit.Data.Dim < 3 {
+		t.Fatalf("wdbc fit: projected %v, notes %v, gamma %s", p.Fit.Plot.Projected, p.Fit.Notes, p.Fit.Params["gamma"])
+	}
+	m = last(t, do(t, e, context.Background(), wire.KindCV, wire.CVRequest{Data: moons, Split: split, Model: "svm", Params: map[string]string{"C": "1"}, Folds: 3}, nil), wire.KindResult)
+	var cv wire.CVResult
+	m.Decode(&cv)
+	if len(cv.Scores) != 3 || cv.Mean < 0.7 || cv.Metric != "accuracy" {
+		t.Errorf("CV cell: %+v", cv)
+	}
+}
+
+func TestParse(t *testing.T) {
+	e := testEngine()
+	bin := &wire.Bin{}
+	req := wire.ParseRequest{Name: "mine.csv", File: bin.Bytes([]byte("a,b,label\n1,2,x\n3,4,y\n5,6,x\n7,8,y\n"))}
+	var res wire.ParseResult
+	last(t, do(t, e, context.Background(), wire.KindParse, req, bin), wire.KindResult).Decode(&res)
+	if len(res.Errors) != 0 || res.Rows != 4 || res.Dim != 2 || len(res.Classes) != 2 || res.CSV == "" || strings.Join(res.Roles, " ") != "main main class" {
+		t.Fatalf("parse: %+v", res)
+	}
+	// The canonical CSV is what later requests send as DataRef.CSV.
+	m := last(t, do(t, e, context.Background(), wire.KindCV, wire.CVRequest{Data: wire.DataRef{Source: "up:mine", CSV: res.CSV}, Split: wire.Split{TrainFrac: 0.5, Seed: 1}, Model: "svm", Folds: 2}, nil), wire.KindError)
+	var werr wire.Error
+	m.Decode(&werr)
+	if werr.Message == "" {
+		t.Error("a 2-row training set split in two folds should fail with a message")
+	}
+	bin = &wire.Bin{}
+	req = wire.ParseRequest{Name: "bad.csv", File: bin.Bytes([]byte("a,b,label\n1,2,x\n3,oops,y\n"))}
+	var bad wire.ParseResult
+	last(t, do(t, e, context.Background(), wire.KindParse, req, bin), wire.KindResult).Decode(&bad)
+	if len(bad.Errors) != 1 || bad.CSV != "" || !strings.Contains(bad.Errors[0], "line 3, column 2") {
+		t.Errorf("a bad value: %+v", bad)
+	}
+}
+
+// TestImportRoundTrip exports every registered model after a fit on its
+// default data (the saved form the page downloads) and imports it on the
+// same data: the imported model must predict exactly what the fitted one
+// did. SVM2+ on the LUPI data once failed here: the saved scaling asked
+// for the privileged block at prediction time.
+func TestImportRoundTrip(t *testing.T) {
+	e := testEngine()
+	for _, s := range model.All() {
+		ref := wire.DataRef{Source: "gen:" + run.DefaultGenerator(s), N: 120, Noise: 0.2, Seed: 3}
+		var fit wire.Part
+		last(t, do(t, e, context.Background(), wire.KindFit, wire.FitRequest{Data: ref, Split: split, Model: s.ID}, nil), wire.KindResult).Decode(&fit)
+		if fit.Fit == nil || fit.Fit.Saved == "" {
+			t.Errorf("%s: no saved model", s.ID)
+			continue
+		}
+		msgs := do(t, testEngine(), context.Background(), wire.KindImport, wire.ImportRequest{Saved: fit.Fit.Saved, Data: ref, Split: split}, nil)
+		var imp wire.Part
+		if m := msgs[len(msgs)-1]; m.Kind != wire.KindResult {
+			var werr wire.Error
+			m.Decode(&werr)
+			t.Errorf("%s: import failed: %s", s.ID, werr.Message)
+			continue
+		} else {
+			m.Decode(&imp)
+		}
+		a, b := fit.Fit, imp.Fit
+		if !b.Imported || a.Scores.TestAcc != b.Scores.TestAcc || a.Scores.TrainAcc != b.Scores.TrainAcc {
+			t.Errorf("%s: imported test/train accuracy %v/%v, fitted %v/%v", s.ID, b.Scores.TestAcc, b.Scores.TrainAcc, a.Scores.TestAcc, a.Scores.TrainAcc)
+		}
+		for i := range a.Plot.Test.Decision {
+			if i >= len(b.Plot.Test.Decision) || a.Plot.Test.Decision[i] != b.Plot.Test.Decision[i] {
+				t.Errorf("%s: test decision %d differs after import", s.ID, i)
+				break
+			}
+		}
+		for i := range a.Plot.Test.X {
+			if a.Plot.Test.X[i] != b.Plot.Test.X[i] {
+				t.Errorf("%s: the imported model's plot is in other coordinates", s.ID)
+				break
+			}
+		}
+	}
+}

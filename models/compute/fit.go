@@ -1,0 +1,466 @@
+package compute
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"lupilab/models/data"
+	"lupilab/models/metrics"
+	"lupilab/models/model"
+	"lupilab/models/run"
+	"lupilab/models/spec"
+	"lupilab/models/wire"
+)
+
+// part is the body of a fit job's Part and Result messages: the fit's
+// result first, then its maps (a preview, then the full map).
+type part = wire.Part
+
+func config(ds *data.Dataset, split wire.Split, id string, params model.Values) run.Config {
+	scale := split.Scale
+	if scale == "" {
+		scale = "standard"
+	}
+	return run.Config{Dataset: ds, TrainFrac: split.TrainFrac, Seed: split.Seed, Scale: scale, Model: id, Params: params}
+}
+
+// fit trains the requested model and scores it; with Grid it then sends the
+// result as a Part and maps the decision (a preview, then the full map).
+func (e *Engine) fit(ctx context.Context, req wire.FitRequest, j *job) (any, *wire.Bin, error) {
+	s, err := model.Lookup(req.Model)
+	if err != nil {
+		return nil, nil, err
+	}
+	ds, err := e.dataset(req.Data)
+	if err != nil {
+		return nil, nil, err
+	}
+	params := model.Values(req.Params).Clone()
+	if params == nil {
+		params = model.Values{}
+	}
+	var notes []wire.Note
+	if req.AdaptWidths {
+		notes = AdaptWidths(s.Spec, params, ds)
+	}
+	cfg := config(ds, req.Split, req.Model, params)
+	j.progress(model.Progress{Fraction: 0, Stage: "fitting"})
+	o, err := run.Do(ctx, cfg, j.progress)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := e.result(o, req.Split, req.Keep)
+	if err != nil {
+		return nil, nil, err
+	}
+	res.Notes = notes
+	return e.withMaps(ctx, res, o, req.Grid, j)
+}
+
+// importModel scores a saved model on the request's split.
+func (e *Engine) importModel(ctx context.Context, req wire.ImportRequest, j *job) (any, *wire.Bin, error) {
+	s, f, err := model.Load([]byte(req.Saved))
+	if err != nil {
+		return nil, nil, err
+	}
+	ds, err := e.dataset(req.Data)
+	if err != nil {
+		return nil, nil, err
+	}
+	var params model.Values
+	if r := f.Report(); r != nil {
+		params = r.Params
+	}
+	cfg := config(ds, req.Split, s.ID, params)
+	o, err := run.Score(cfg, s, f)
+	if err != nil {
+		return nil, nil, fmt.Errorf("the imported %s model cannot score this data: %w", s.Name, err)
+	}
+	res, err := e.result(o, req.Split, req.Keep)
+	if err != nil {
+		return nil, nil, err
+	}
+	res.Imported = true
+	return e.withMaps(ctx, res, o, req.Grid, j)
+}
+
+// withMaps sends res and then its maps, or returns res alone.
+func (e *Engine) withMaps(ctx context.Context, res *wire.FitResult, o *run.Outcome, g *wire.GridSpec, j *job) (any, *wire.Bin, error) {
+	if g == nil || len(res.Plot.Maps) == 0 {
+		return part{Fit: res}, nil, nil
+	}
+	j.send(wire.KindPart, part{Fit: res}, nil)
+	var last *wire.GridResult
+	var lastBin *wire.Bin
+	for _, view := range res.Plot.Maps {
+		frame := res.Plot.Frame
+		if view == "B" {
+			frame = res.Plot.FrameB
+		}
+		sides := []int{g.Side}
+		if g.Preview > 0 && g.Preview < g.Side {
+			sides = []int{g.Preview, g.Side}
+		}
+		for _, side := range sides {
+			if err := ctx.Err(); err != nil {
+				return nil, nil, err
+			}
+			gr, bin, err := mapOf(o, view, frame, side, j)
+			if err != nil {
+				return nil, nil, err
+			}
+			gr.Preview = side < g.Side
+			if last != nil {
+				j.send(wire.KindPart, part{Grid: last}, lastBin)
+			}
+			last, lastBin = gr, bin
+		}
+	}
+	return part{Grid: last}, lastBin, nil
+}
+
+// result turns an outcome into what the page shows, keeping the model when
+// asked.
+func (e *Engine) result(o *run.Outcome, split wire.Split, keep bool) (*wire.FitResult, error) {
+	rep, err := reportOf(o.Report)
+	if err != nil {
+		return nil, err
+	}
+	res := &wire.FitResult{Model: o.Spec.ID, Params: o.Params, Report: rep,
+		Timing: wire.Timing{Fit: o.FitSeconds, FitWall: o.FitWallSeconds}}
+	tr, te := o.Train, o.Test
+	res.Data = wire.DataInfo{Name: tr.Name, Rows: tr.Rows() + te.Rows(), NTrain: tr.Rows(), NTest: te.Rows(),
+		Dim: tr.Dim(), ZDim: tr.ZDim(), Classes: tr.Classes, Tags: tr.TagNames, Features: tr.XNames, ZFeatures: tr.ZNames}
+	res.Scores = scoresOf(o)
+	res.Plot = plotOf(o)
+	b, err := model.SaveScaled(o.Spec.ID, o.Fitted, o.Scaler)
+	if err != nil {
+		res.Warnings = append(res.Warnings, "This model cannot be exported: "+err.Error())
+	} else {
+		res.Saved = string(b)
+	}
+	if keep {
+		e.mu.Lock()
+		e.next++
+		res.Handle = "m" + strconv.Itoa(e.next)
+		e.kept.put(res.Handle, &kept{out: o, split: split})
+		e.mu.Unlock()
+	}
+	return res, nil
+}
+
+// reportOf copies a model's report into its wire form (through JSON, the
+// form the saved model and the CLI use too), refusing non-finite numbers
+// with a message instead of an encoding error.
+func reportOf(r *model.Report) (wire.Report, error) {
+	var out wire.Report
+	if r == nil {
+		return out, nil
+	}
+	if k := nonFinite(r); k != "" {
+		return out, fmt.Errorf("the fit produced a non-finite %s: the parameters are too extreme for this data", k)
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return out, err
+	}
+	return out, json.Unmarshal(b, &out)
+}
+
+func nonFinite(r *model.Report) string {
+	bad := func(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) }
+	if bad(r.Objective) {
+		return "objective"
+	}
+	if r.Rho != nil && bad(*r.Rho) {
+		return "offset ρ"
+	}
+	for k, v := range r.Extras {
+		if bad(v) {
+			return k
+		}
+	}
+	for k, d := range r.Diagnostics {
+		for _, v := range d {
+			if bad(v) {
+				return k
+			}
+		}
+	}
+	for _, s := range r.Sub {
+		if k := nonFinite(s); k != "" {
+			return k
+		}
+	}
+	return ""
+}
+
+func scoresOf(o *run.Outcome) wire.Scores {
+	s := wire.Scores{TrainAcc: o.TrainAcc, TestAcc: o.TestAcc, Confusion: o.Confusion,
+		TrainTags: tagScores(o.TrainTags), TestTags: tagScores(o.TestTags)}
+	if o.Train.Y != nil && len(o.Train.Classes) == 2 {
+		for _, v := range []string{"A", "B"} {
+			trv, tev := o.TrainPred.Views[v], o.TestPred.Views[v]
+			if len(trv) != o.Train.Rows() || len(tev) != o.Test.Rows() {
+				continue
+			}
+			if s.Views == nil {
+				s.Views = map[string][2]float64{}
+			}
+			s.Views[v] = [2]float64{signAccuracy(o.Test.Y, tev), signAccuracy(o.Train.Y, trv)}
+		}
+	}
+	return s
+}
+
+func signAccuracy(y []int, d []float64) float64 {
+	ok := 0
+	for i, v := range d {
+		if (v > 0) == (y[i] == 1) {
+			ok++
+		}
+	}
+	return float64(ok) / float64(len(y))
+}
+
+func tagScores(m *metrics.MultiLabel) *wire.TagScores {
+	if m == nil {
+		return nil
+	}
+	b, _ := json.Marshal(m)
+	var t wire.TagScores
+	json.Unmarshal(b, &t)
+	return &t
+}
+
+// plotOf lays out the points: the data's own two features, or the first two
+// principal components of the training rows, and view B's two features for
+// two-view data.
+func plotOf(o *run.Outcome) wire.PlotData {
+	p := wire.PlotData{Projected: o.Projected, PCAVar: o.PCAVar}
+	if o.TrainXY == nil {
+		return p
+	}
+	names := o.Train.XNames
+	p.Axes = [2]string{axisName(names, 0, "x₁"), axisName(names, 1, "x₂")}
+	if o.Projected {
+		p.Axes = [2]string{fmt.Sprintf("PC1 (%.0f %% of variance)", 100*o.PCAVar[0]), fmt.Sprintf("PC2 (%.0f %% of variance)", 100*o.PCAVar[1])}
+	}
+	p.Train = points(o, o.Train, o.TrainXY, o.TrainPred)
+	p.Test = points(o, o.Test, o.TestXY, o.TestPred)
+	p.Frame = frameOf(o.TrainXY, o.TestXY)
+	if !o.Projected {
+		p.Maps = []string{"A"}
+	}
+	if o.TrainZXY != nil {
+		tb := points(o, o.Train, o.TrainZXY, o.TrainPred)
+		teb := points(o, o.Test, o.TestZXY, o.TestPred)
+		p.TrainB, p.TestB = &tb, &teb
+		p.FrameB = frameOf(o.TrainZXY, o.TestZXY)
+		p.AxesB = [2]string{axisName(o.Train.ZNames, 0, "z₁"), axisName(o.Train.ZNames, 1, "z₂")}
+		if !o.Projected {
+			p.Maps = append(p.Maps, "B")
+		}
+	} else if o.Spec.Z == model.ZView && !o.Projected {
+		// a two-view model whose view B is not 2-D: view A's map only
+		p.Maps = []string{"A"}
+	}
+	return p
+}
+
+func axisName(names []string, j int, def string) string {
+	if j < len(names) && strings.TrimSpace(names[j]) != "" {
+		return names[j]
+	}
+	return def
+}
+
+func points(o *run.Outcome, ds *data.Dataset, xy *mat.Dense, pred *model.Prediction) wire.Points {
+	n, _ := xy.Dims()
+	p := wire.Points{X: mat.Col(nil, 0, xy), Y: mat.Col(nil, 1, xy)}
+	if ds.Y != nil {
+		p.Class = ds.Y
+	}
+	if ds.Tags != nil {
+		p.Tags = masks(metrics.TagsOf(ds.Tags))
+	}
+	if pred != nil {
+		if len(pred.Labels) == n {
+			p.Pred = pred.Labels
+		}
+		if len(pred.Tags) == n {
+			p.PredTags = masks(pred.Tags)
+		}
+		if len(pred.Decision) == n {
+			p.Decision = pred.Decision
+		}
+		if len(pred.Views) > 0 {
+			p.Views = pred.Views
+		}
+		if len(pred.Prob) == n && len(o.Train.Classes) == 2 {
+			p.Prob = make([]float64, n)
+			for i, pr := range pred.Prob {
+				p.Prob[i] = pr[1]
+			}
+		}
+	}
+	return p
+}
+
+func masks(tags [][]bool) []uint64 {
+	out := make([]uint64, len(tags))
+	for i, row := range tags {
+		for t, on := range row {
+			if on && t < 64 {
+				out[i] |= 1 << t
+			}
+		}
+	}
+	return out
+}
+
+// grid maps a kept (or rebuilt) model over a window.
+func (e *Engine) grid(ctx context.Context, req wire.GridRequest, j *job) (any, *wire.Bin, error) {
+	k, err := e.keptModel(ctx, req.Handle, req.Saved, req.Data, req.Split)
+	if err != nil {
+		return nil, nil, err
+	}
+	side := req.Side
+	if side < 2 || side > 1200 {
+		return nil, nil, fmt.Errorf("a map of %d cells a side: choose 2 to 1200", side)
+	}
+	view := req.View
+	if view == "" {
+		view = "A"
+	}
+	return mapOf(k.out, view, req.Frame, side, j)
+}
+
+// keptModel returns a kept model, rebuilding it from its saved form when
+// this worker does not hold it.
+func (e *Engine) keptModel(ctx context.Context, handle, saved string, ref *wire.DataRef, split wire.Split) (*kept, error) {
+	e.mu.Lock()
+	k, ok := e.kept.get(handle)
+	e.mu.Unlock()
+	if ok {
+		return k, nil
+	}
+	if saved == "" || ref == nil {
+		return nil, errors.New("this model is no longer held by the compute engine: train it again")
+	}
+	s, f, err := model.Load([]byte(saved))
+	if err != nil {
+		return nil, err
+	}
+	ds, err := e.dataset(*ref)
+	if err != nil {
+		return nil, err
+	}
+	o, err := run.Score(config(ds, split, s.ID, nil), s, f)
+	if err != nil {
+		return nil, err
+	}
+	k = &kept{out: o, split: split}
+	if handle != "" {
+		e.mu.Lock()
+		e.kept.put(handle, k)
+		e.mu.Unlock()
+	}
+	return k, nil
+}
+
+func (e *Engine) resultsCSV(ctx context.Context, req wire.ModelRequest, j *job) (any, *wire.Bin, error) {
+	k, err := e.keptModel(ctx, req.Handle, req.Saved, &req.Data, req.Split)
+	if err != nil {
+		return nil, nil, err
+	}
+	b := run.ResultsCSV(k.out)
+	if b == nil {
+		return nil, nil, errors.New("no results to export")
+	}
+	return wire.TextResult{Name: k.out.Spec.ID + "-results.csv", Text: string(b)}, nil, nil
+}
+
+func (e *Engine) forget(keep []string) {
+	m := map[string]bool{}
+	for _, k := range keep {
+		m[k] = true
+	}
+	e.mu.Lock()
+	e.kept.retain(m)
+	e.mu.Unlock()
+}
+
+// cv scores one cell of a cross-validated grid.
+func (e *Engine) cv(ctx context.Context, req wire.CVRequest, j *job) (*wire.CVResult, error) {
+	ds, err := e.dataset(req.Data)
+	if err != nil {
+		return nil, err
+	}
+	cfg := config(ds, req.Split, req.Model, req.Params)
+	scores, metric, err := run.CrossValidate(ctx, cfg, req.Folds, j.progress)
+	if err != nil {
+		return nil, err
+	}
+	m, sd := meanSD(scores)
+	return &wire.CVResult{Mean: m, SD: sd, Scores: scores, Metric: metric}, nil
+}
+
+func meanSD(x []float64) (float64, float64) {
+	m := 0.0
+	for _, v := range x {
+		m += v
+	}
+	m /= float64(len(x))
+	s := 0.0
+	for _, v := range x {
+		s += (v - m) * (v - m)
+	}
+	if len(x) > 1 {
+		s /= float64(len(x) - 1)
+	}
+	return m, math.Sqrt(s)
+}
+
+// AdaptWidths sets RBF widths still at their default (1) to 1/d for data
+// with d ≠ 2 features (LIBSVM's default γ = 1/d: γ = 1 on 64 standardised
+// pixels makes every kernel value vanish), and says what it set.
+func AdaptWidths(s *spec.Spec, v model.Values, ds *data.Dataset) []wire.Note {
+	var notes []wire.Note
+	for _, w := range []struct {
+		name, block string
+		dim         int
+	}{{"gamma", "main", ds.Dim()}, {"zgamma", "second-block", ds.ZDim()}} {
+		par := s.Param(w.name)
+		cur, given := v[w.name]
+		if par == nil || w.dim <= 2 || par.Default != "1" || (given && cur != par.Default) {
+			continue
+		}
+		g := strconv.FormatFloat(roundSig(1/float64(w.dim)), 'g', -1, 64)
+		if par.Validate(g) != nil {
+			continue
+		}
+		v[w.name] = g
+		notes = append(notes, wire.Note{Param: w.name, Text: fmt.Sprintf("%s = %s = 1/%d for the %d %s features (LIBSVM's default; the form's 1 suits 2-D data)", par.Label, g, w.dim, w.dim, w.block)})
+	}
+	return notes
+}
+
+func roundSig(x float64) float64 {
+	if x == 0 {
+		return 0
+	}
+	e := math.Pow(10, math.Floor(math.Log10(math.Abs(x)))-2)
+	return math.Round(x/e) * e
+}
+
+// since returns the seconds since t.
+func since(t time.Time) float64 { return time.Since(t).Seconds() }

@@ -1,0 +1,217 @@
+// Package wire defines the messages between LUPI Lab's page and its compute
+// workers. The browser runs two WebAssembly builds: the UI (go-app, no
+// numerics) on the page's main thread, and the compute engine (models,
+// solvers, readers, experiments; package compute) in a pool of Web Workers.
+// They talk only through these messages, versioned by Version.
+//
+// A message travels as a JavaScript object {v, id, kind, body, bin}: v is
+// Version, id numbers the job it belongs to, kind says what it is, body is
+// the JSON of the kind's Go type below, and bin holds binary arrays (grids,
+// coordinates) that the JSON refers to by index (Blob), transferred without
+// copying. The package is standard library only, so both builds use it.
+//
+// A job is one request from the page (Fit, Grid, CV, …) answered by zero or
+// more Progress and Part messages and exactly one Result, Error or
+// Cancelled message with the same id. Cancel asks the worker to stop a job;
+// a worker that does not answer within 100 ms is terminated by the page.
+package wire
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Version is the version of the message formats below. A worker answers a
+// request of another version with an Error.
+const Version = 1
+
+// Request kinds (page → worker).
+const (
+	KindFit        = "fit"        // FitRequest → FitResult, with Part(GridResult) messages when it asks for maps
+	KindGrid       = "grid"       // GridRequest → GridResult
+	KindImport     = "import"     // ImportRequest → FitResult (a saved model scored on the current split)
+	KindResultsCSV = "resultscsv" // ModelRequest → TextResult (per-sample results as CSV)
+	KindCV         = "cv"         // CVRequest → CVResult (one cell of a cross-validated grid)
+	KindParse      = "parse"      // ParseRequest → ParseResult (an uploaded file)
+	KindCancel     = "cancel"     // (no body): stop the job with this id
+	KindForget     = "forget"     // ForgetRequest: drop kept models
+)
+
+// Answer kinds (worker → page).
+const (
+	KindHello     = "hello"     // Hello: the worker is ready (id 0)
+	KindProgress  = "progress"  // Progress of a running job
+	KindPart      = "part"      // a partial result of a running job (e.g. a preview map)
+	KindResult    = "result"    // the job's result; the job is over
+	KindError     = "error"     // Error: the job failed; it is over
+	KindCancelled = "cancelled" // the job stopped on request; it is over
+)
+
+// Message is one message in Go form.
+type Message struct {
+	V    int
+	ID   int64
+	Kind string
+	Body []byte   // JSON of the kind's type (empty for none)
+	Bin  [][]byte // binary arrays referred to by Blob indices in Body
+}
+
+// Encode builds a message of the given kind whose body is v: the binary
+// arrays v placed in bin travel with it.
+func Encode(id int64, kind string, v any, bin *Bin) (Message, error) {
+	m := Message{V: Version, ID: id, Kind: kind}
+	if v != nil {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return m, fmt.Errorf("wire: encoding %s: %w", kind, err)
+		}
+		m.Body = b
+	}
+	if bin != nil {
+		m.Bin = bin.parts
+	}
+	return m, nil
+}
+
+// Decode reads the message's body into v and returns the binary arrays it
+// refers to.
+func (m Message) Decode(v any) (*Bin, error) {
+	if m.V != Version {
+		return nil, fmt.Errorf("wire: message version %d, this build speaks %d (reload the page)", m.V, Version)
+	}
+	if len(m.Body) > 0 && v != nil {
+		if err := json.Unmarshal(m.Body, v); err != nil {
+			return nil, fmt.Errorf("wire: decoding %s: %w", m.Kind, err)
+		}
+	}
+	return &Bin{parts: m.Bin}, nil
+}
+
+// Blob refers to one binary array of a message (an index into bin). The zero
+// Blob refers to nothing.
+type Blob struct {
+	Index int `json:"i"` // 1-based; 0 means absent
+	Type  string `json:"t,omitempty"`
+	N     int    `json:"n,omitempty"` // number of elements
+}
+
+// Bin collects the binary arrays of a message.
+type Bin struct {
+	parts [][]byte
+}
+
+// F32 appends v as little-endian float32 (grids and coordinates: seven
+// significant digits are more than a screen shows) and returns its Blob.
+func (b *Bin) F32(v []float64) Blob {
+	buf := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(buf[4*i:], math.Float32bits(float32(x)))
+	}
+	b.parts = append(b.parts, buf)
+	return Blob{Index: len(b.parts), Type: "f32", N: len(v)}
+}
+
+// F64 appends v as little-endian float64 and returns its Blob.
+func (b *Bin) F64(v []float64) Blob {
+	buf := make([]byte, 8*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint64(buf[8*i:], math.Float64bits(x))
+	}
+	b.parts = append(b.parts, buf)
+	return Blob{Index: len(b.parts), Type: "f64", N: len(v)}
+}
+
+// Bytes appends raw bytes and returns their Blob.
+func (b *Bin) Bytes(v []byte) Blob {
+	b.parts = append(b.parts, v)
+	return Blob{Index: len(b.parts), Type: "u8", N: len(v)}
+}
+
+// Parts returns the arrays (for the transport).
+func (b *Bin) Parts() [][]byte { return b.parts }
+
+func (b *Bin) part(x Blob, typ string, size int) ([]byte, error) {
+	if x.Index == 0 {
+		return nil, nil
+	}
+	if b == nil || x.Index < 1 || x.Index > len(b.parts) {
+		return nil, fmt.Errorf("wire: blob %d is missing", x.Index)
+	}
+	if x.Type != typ {
+		return nil, fmt.Errorf("wire: blob %d holds %s, not %s", x.Index, x.Type, typ)
+	}
+	p := b.parts[x.Index-1]
+	if len(p) != size*x.N {
+		return nil, fmt.Errorf("wire: blob %d has %d bytes for %d elements of %d", x.Index, len(p), x.N, size)
+	}
+	return p, nil
+}
+
+// Floats reads a float32 or float64 blob as float64.
+func (b *Bin) Floats(x Blob) ([]float64, error) {
+	size := 4
+	if x.Type == "f64" {
+		size = 8
+	}
+	p, err := b.part(x, x.Type, size)
+	if err != nil || p == nil {
+		return nil, err
+	}
+	if x.Type != "f32" && x.Type != "f64" {
+		return nil, errors.New("wire: not a float blob")
+	}
+	out := make([]float64, x.N)
+	for i := range out {
+		if size == 4 {
+			out[i] = float64(math.Float32frombits(binary.LittleEndian.Uint32(p[4*i:])))
+		} else {
+			out[i] = math.Float64frombits(binary.LittleEndian.Uint64(p[8*i:]))
+		}
+	}
+	return out, nil
+}
+
+// Raw reads a byte blob.
+func (b *Bin) Raw(x Blob) ([]byte, error) { return b.part(x, "u8", 1) }
+
+// RawPart returns the i-th (1-based) array as it travels, whatever its type
+// (for the UI, which hands float32 grids to the canvas without decoding).
+func (b *Bin) RawPart(x Blob) []byte {
+	if b == nil || x.Index < 1 || x.Index > len(b.parts) {
+		return nil
+	}
+	return b.parts[x.Index-1]
+}
+
+// Hello is the first message of a worker once its engine runs.
+type Hello struct {
+	Version int    `json:"version"`
+	Build   string `json:"build"` // the compute build's Go version and settings
+}
+
+// Progress reports a running job.
+type Progress struct {
+	Fraction float64 `json:"fraction"`          // in [0, 1]; −1 when unknown
+	Stage    string  `json:"stage,omitempty"`   // e.g. "class 2 of 5", "EP sweep 3"
+	Iter     int     `json:"iter,omitempty"`    // solver iterations so far
+	Message  string  `json:"message,omitempty"` // free text
+	Elapsed  float64 `json:"elapsed"`           // seconds since the job started in the worker
+}
+
+// Error kinds.
+const (
+	ErrInput    = "input"    // the data, parameters or file cannot be used (the message says why)
+	ErrBudget   = "budget"   // refused before starting: it would exceed a memory or time budget
+	ErrInternal = "internal" // a bug: an unexpected panic, caught at the worker's boundary
+)
+
+// Error ends a failed job.
+type Error struct {
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+}
+
+func (e *Error) Error() string { return e.Message }
