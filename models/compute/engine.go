@@ -69,10 +69,10 @@ func (e *Engine) Hello() wire.Message {
 
 // job is one running request.
 type job struct {
-	id       int64
-	emit     func(wire.Message)
-	e        *Engine
-	start    time.Time
+	id                      int64
+	emit                    func(wire.Message)
+	e                       *Engine
+	start                   time.Time
 	lastYield, lastProgress time.Time
 }
 

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"lupilab/models/data"
 	_ "lupilab/models/all"
+	"lupilab/models/data"
 	"lupilab/models/model"
 	"lupilab/models/run"
 	"lupilab/models/wire"

@@ -73,15 +73,15 @@ type FitResult struct {
 	Params map[string]string `json:"params"` // as used
 	Notes  []Note            `json:"notes,omitempty"`
 	// Imported is set when the model came from a file, not a fit.
-	Imported bool      `json:"imported,omitempty"`
-	Data     DataInfo  `json:"data"`
-	Report   Report    `json:"report"`
-	Scores   Scores    `json:"scores"`
-	Plot     PlotData  `json:"plot"`
-	Timing   Timing    `json:"timing"`
-	Handle   string    `json:"handle,omitempty"` // the kept model's handle
-	Saved    string    `json:"saved,omitempty"`  // the model as a saved-model file (JSON)
-	Warnings []string  `json:"warnings,omitempty"`
+	Imported bool     `json:"imported,omitempty"`
+	Data     DataInfo `json:"data"`
+	Report   Report   `json:"report"`
+	Scores   Scores   `json:"scores"`
+	Plot     PlotData `json:"plot"`
+	Timing   Timing   `json:"timing"`
+	Handle   string   `json:"handle,omitempty"` // the kept model's handle
+	Saved    string   `json:"saved,omitempty"`  // the model as a saved-model file (JSON)
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Timing of a job, in seconds.

@@ -93,7 +93,7 @@ func (m Message) Decode(v any) (*Bin, error) {
 // Blob refers to one binary array of a message (an index into bin). The zero
 // Blob refers to nothing.
 type Blob struct {
-	Index int `json:"i"` // 1-based; 0 means absent
+	Index int    `json:"i"` // 1-based; 0 means absent
 	Type  string `json:"t,omitempty"`
 	N     int    `json:"n,omitempty"` // number of elements
 }
