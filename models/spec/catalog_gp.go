@@ -16,12 +16,12 @@ func gpKernelParams(prefix, what string) []Param {
 
 func gpRunParams() []Param {
 	return []Param{
-		{Name: "ard", Label: "ARD", Kind: Bool, Default: "false", Help: "One length-scale per input dimension (automatic relevance determination)."},
+		{Name: "ard", Advanced: true, Label: "ARD", Kind: Bool, Default: "false", Help: "One length-scale per input dimension (automatic relevance determination)."},
 		{Name: "optimize", Label: "Optimise hyper-parameters", Kind: Bool, Default: "true",
 			Help: "Type-II maximum likelihood (EP evidence, L-BFGS); when off, the values given are used as they are."},
-		{Name: "restarts", Label: "Random restarts", Kind: Int, Default: "1", Min: 0, Max: 20,
+		{Name: "restarts", Advanced: true, Label: "Random restarts", Kind: Int, Default: "1", Min: 0, Max: 20,
 			Help: "Extra L-BFGS runs from random perturbations of the starting hyper-parameters (seeded)."},
-		{Name: "max_sweeps", Label: "EP sweep limit", Kind: Int, Default: "100", Min: 1, Max: 10000,
+		{Name: "max_sweeps", Advanced: true, Label: "EP sweep limit", Kind: Int, Default: "100", Min: 1, Max: 10000,
 			Help: "Maximum EP sweeps per evidence evaluation; non-convergence is reported."},
 	}
 }
@@ -61,11 +61,11 @@ func init() {
 	pp = append(pp,
 		Param{Name: "gmean", Label: "g prior mean", Kind: Float, Default: "0", Min: -20, Max: 20,
 			Help: "Constant prior mean of g (log noise variance); 0 is the paper's zero-mean GP. Optimised with the others."},
-		Param{Name: "optimize_gamplitude", Label: "Optimise g amplitude", Kind: Bool, Default: "false",
+		Param{Name: "optimize_gamplitude", Advanced: true, Label: "Optimise g amplitude", Kind: Bool, Default: "false",
 			Help: "Also learn θ_g by type-II ML (the paper fixes it; the length-scales and the g mean are always learnt)."},
-		Param{Name: "damping", Label: "EP damping", Kind: Float, Default: "1", Min: 0.05, Max: 1,
+		Param{Name: "damping", Advanced: true, Label: "EP damping", Kind: Float, Default: "1", Min: 0.05, Max: 1,
 			Help: "Fraction of each proposed site update that is applied (1 = undamped sequential EP)."},
-		Param{Name: "quad_nodes", Label: "Quadrature nodes", Kind: Int, Default: "32", Min: 4, Max: 128,
+		Param{Name: "quad_nodes", Advanced: true, Label: "Quadrature nodes", Kind: Int, Default: "32", Min: 4, Max: 128,
 			Help: "Gauss–Hermite nodes for the integral over g (paper 002 eq 12); where they would be inaccurate (a far tail, a wide g) a mode-centred rule takes over."},
 	)
 	pp[0].Help = "Prior variance of f. Held at this value by type-II ML: scaling it is the same as shifting the g mean, which is learnt."

@@ -13,7 +13,7 @@ func twinParams() []Param {
 	return []Param{
 		{Name: "C", Label: "C", Kind: Float, Default: "1", Min: 1e-4, Max: 1e4, Log: true,
 			Help: "Penalty on the slacks of both twin problems (c₁ = c₂)."},
-		{Name: "eps", Label: "Ridge ε", Kind: Float, Default: "1e-6", Min: 1e-12, Max: 1, Log: true,
+		{Name: "eps", Advanced: true, Label: "Ridge ε", Kind: Float, Default: "1e-6", Min: 1e-12, Max: 1, Log: true,
 			Help: "Ridge added to XᵀDX (relative to its mean diagonal) where it is singular — always for kernels."},
 	}
 }
@@ -73,7 +73,7 @@ func init() {
 			Help: "Which rule gives the decision: view A (33), view B (34) or both views (35). Per-view values are always reported."},
 		{Name: "correcting", Label: "Correcting constraints", Kind: Bool, Default: "true",
 			Help: "Keep the privileged constraints ξᴬ ≥ −fᴮ(wᴮ·x̃ᴮ), ξᴮ ≥ −fᴬ(wᴬ·x̃ᴬ); off (with C = 0) gives two independent WLTSVMs."},
-		{Name: "eps", Label: "Ridge ε", Kind: Float, Default: "1e-6", Min: 1e-12, Max: 1, Log: true,
+		{Name: "eps", Advanced: true, Label: "Ridge ε", Kind: Float, Default: "1e-6", Min: 1e-12, Max: 1, Log: true,
 			Help: "Ridge added to XᵀDX (relative to its mean diagonal), as in (27)-(28)."},
 	}
 	params = concat(params, KernelParams("", "Kernel", KernelRBF), []Param{StrategyParam()})

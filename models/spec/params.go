@@ -31,7 +31,7 @@ func KernelParams(prefix, label, def string) []Param {
 // StrategyParam is the parameter that picks the multi-class strategy of a
 // binary model; add it to a spec's Params for models that support both.
 func StrategyParam() Param {
-	return Param{Name: "multiclass", Label: "Multi-class", Kind: Choice, Default: "ovr",
+	return Param{Name: "multiclass", Advanced: true, Label: "Multi-class", Kind: Choice, Default: "ovr",
 		Choices: []string{"ovr", "ovo"},
 		Help:    "How more than two classes are handled: one-vs-rest (one model per class) or one-vs-one (one per pair, majority vote)."}
 }
