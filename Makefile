@@ -20,7 +20,7 @@ all: wasm server
 
 ## wasm: compile the app for the browser and copy the matching wasm_exec.js
 wasm:
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o web/app.wasm ./wasm
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o web/app.wasm ./wasm/ui
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" web/wasm_exec.js
 	$(GO) run ./scripts/compress -q $(BROTLI_Q) web/app.wasm
 	@raw=$$(stat -c %s web/app.wasm); gz=$$(gzip -9 -c web/app.wasm | wc -c); br=$$(stat -c %s web/app.wasm.br); \
@@ -55,7 +55,7 @@ deps:
 lint: deps
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
-	GOOS=js GOARCH=wasm $(GO) vet ./wasm ./app ./models/...
+	GOOS=js GOARCH=wasm $(GO) vet ./wasm/... ./app ./models/...
 	$(GOBIN)/staticcheck ./...
 
 unit:
