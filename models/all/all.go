@@ -4,6 +4,10 @@ package all
 
 import (
 	// Each import registers models in lupilab/models/model.
+	_ "lupilab/models/experiment/gpcplus"
+	_ "lupilab/models/experiment/jointsvm"
+	_ "lupilab/models/experiment/mpwtsvm"
+	_ "lupilab/models/experiment/svm2plus"
 	_ "lupilab/models/gp"
 	_ "lupilab/models/joint"
 	_ "lupilab/models/model"

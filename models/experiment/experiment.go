@@ -1,11 +1,6 @@
-// Package experiment is the registry of the papers' experiments: each paper's
-// package registers a runnable experiment ("svm2plus", "mpwtsvm", "gpcplus",
-// "jointsvm") that the CLI runs in full (`lupi experiment NAME`) and the app
-// runs at a browser-sized scale. Both use the same code.
 package experiment
 
 import (
-	"context"
 	"fmt"
 	"io/fs"
 	"sort"
@@ -33,8 +28,17 @@ type Config struct {
 	FS fs.FS
 	// Args holds experiment-specific settings (name=value).
 	Args map[string]string
-	// Progress is called with the fraction done; may be nil.
+	// Progress is called with the fraction done (once per finished task,
+	// and with the fits' own reports in between); may be nil. With Jobs > 1
+	// the calls come from several goroutines, one at a time.
 	Progress func(model.Progress)
+	// Jobs is how many tasks run at once (≤ 1: one after the other, as in
+	// the browser's single thread). The result does not depend on it.
+	Jobs int
+	// NoTiming skips every clock: the timings are left out (zero), so the
+	// output is a function of the settings and the seed alone (what the
+	// tests that compare runs use).
+	NoTiming bool
 }
 
 // Load returns a shipped dataset by name, from FS when set, else from
@@ -89,14 +93,6 @@ func (r *Result) Markdown() string {
 		}
 	}
 	return b.String()
-}
-
-// Experiment is a registered experiment.
-type Experiment struct {
-	Name  string
-	Title string
-	Paper string
-	Run   func(ctx context.Context, cfg Config) (*Result, error)
 }
 
 var (

@@ -3,12 +3,11 @@ package gp
 import (
 	"context"
 	"fmt"
-	"os"
-	"strconv"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
+	"lupilab/models/cputime"
 	"lupilab/models/data"
 	"lupilab/models/model"
 )
@@ -151,47 +150,9 @@ func BenchmarkPredictGrid(b *testing.B) {
 	}
 }
 
-// TestWDBCSearchTrace (GP_WDBC_TRACE=k) prints, for the first k repeats of
-// the gpcplus experiment's wdbc task (its splits, standardisation and
-// starting length-scales), GPC's and GPC+'s type-II ML: evidence
-// evaluations, EP sweeps, the evidence reached and the length-scales and g
-// mean chosen. It explains their time ratio there (RESULTS.md, summary).
-func TestWDBCSearchTrace(t *testing.T) {
-	k, _ := strconv.Atoi(os.Getenv("GP_WDBC_TRACE"))
-	if k <= 0 {
-		t.Skip("set GP_WDBC_TRACE=<repeats>")
-	}
-	ds, err := data.LoadShipped("../../web/datasets", "wdbc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	N := ds.Rows()
-	ntr, nva := min(200, N/3), min(200, N/3)
-	for r := 0; r < k; r++ {
-		// the experiment's repeat r of its first task, with -seed 1
-		train, _, _, err := repeatSplit(ds, ntr, nva, 1+int64(r)*7919)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mx, mz := medianDistance(train.X), medianDistance(train.Z)
-		for _, id := range []string{"gpc", "gpcplus"} {
-			spec, _ := model.Lookup(id)
-			set := model.Values{"lengthscale": fmtF(mx), "restarts": "0"}
-			if id == "gpcplus" {
-				set["glengthscale"] = fmtF(mz)
-			}
-			v, err := spec.Resolve(set)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c0 := cpuSeconds()
-			f, err := spec.Fit(context.Background(), train, v, model.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ex := f.Report().Extras
-			fmt.Printf("repeat %d %-8s %6.3f CPU s  evaluations %3.0f  sweeps %4.0f  log Z %.4f  ℓ_f %.3g  ℓ_g %.3g  m_g %.3g\n", r+1, id, cpuSeconds()-c0,
-				ex["evidence_evaluations"], ex["ep_sweeps_total"], ex["log_marginal_likelihood"], ex["lengthscale"], ex["glengthscale"], ex["gmean"])
-		}
-	}
+// cpuSeconds is the process's user + system CPU time: on a shared machine it
+// is a steadier measure than wall time (0 where the platform has none).
+func cpuSeconds() float64 {
+	c, _ := cputime.Process()
+	return c
 }

@@ -11,6 +11,7 @@ import (
 	"math"
 	"sort"
 
+	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -234,4 +235,31 @@ func WinDrawLoss(a, b []float64, tol float64) (WDL, error) {
 		}
 	}
 	return w, nil
+}
+
+// MeanSD is the summary of repeated measurements that the experiments'
+// tables print as mean ± sd: the mean and the sample standard deviation
+// (n − 1 in the denominator, as MATLAB's std and R's sd) of the values that
+// are not NaN (a NaN marks a failed run). With one value the deviation is 0;
+// with none both are NaN.
+func MeanSD(x []float64) (mean, sd float64) {
+	ok := x
+	for i, v := range x {
+		if math.IsNaN(v) { // copy only when there is something to drop
+			ok = append(make([]float64, 0, len(x)), x[:i]...)
+			for _, w := range x[i+1:] {
+				if !math.IsNaN(w) {
+					ok = append(ok, w)
+				}
+			}
+			break
+		}
+	}
+	switch len(ok) {
+	case 0:
+		return math.NaN(), math.NaN()
+	case 1:
+		return ok[0], 0
+	}
+	return stat.MeanStdDev(ok, nil)
 }

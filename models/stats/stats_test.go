@@ -159,3 +159,39 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 }
+
+// MeanSD against values computed by hand: the sample deviation of
+// {2, 4, 4, 4, 5, 5, 7, 9} is √(32/7); NaN entries are failed runs and do
+// not count; one value has deviation 0; none gives NaN, NaN.
+func TestMeanSD(t *testing.T) {
+	nan := math.NaN()
+	cases := []struct {
+		x      []float64
+		m, sd  float64
+		nanOut bool
+	}{
+		{[]float64{2, 4, 4, 4, 5, 5, 7, 9}, 5, math.Sqrt(32.0 / 7), false},
+		{[]float64{nan, 2, 4, nan, 4, 4, 5, 5, 7, 9, nan}, 5, math.Sqrt(32.0 / 7), false},
+		{[]float64{3.5}, 3.5, 0, false},
+		{[]float64{nan, 3.5}, 3.5, 0, false},
+		{nil, 0, 0, true},
+		{[]float64{nan, nan}, 0, 0, true},
+	}
+	for _, c := range cases {
+		m, sd := MeanSD(c.x)
+		if c.nanOut {
+			if !math.IsNaN(m) || !math.IsNaN(sd) {
+				t.Errorf("MeanSD(%v) = %v, %v; want NaN, NaN", c.x, m, sd)
+			}
+			continue
+		}
+		if math.Abs(m-c.m) > 1e-14 || math.Abs(sd-c.sd) > 1e-14 {
+			t.Errorf("MeanSD(%v) = %v, %v; want %v, %v", c.x, m, sd, c.m, c.sd)
+		}
+	}
+	x := []float64{1, nan, 2}
+	MeanSD(x)
+	if !math.IsNaN(x[1]) || x[0] != 1 || x[2] != 2 {
+		t.Errorf("MeanSD changed its input: %v", x)
+	}
+}

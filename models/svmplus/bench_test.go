@@ -15,6 +15,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"lupilab/models/cputime"
 	"lupilab/models/data"
 	"lupilab/models/kernel"
 	"lupilab/models/model"
@@ -100,11 +101,11 @@ func timeFitWith(ctx context.Context, id string, fit model.FitFunc, ds *data.Dat
 	if err != nil {
 		return 0, nil, err
 	}
-	c0, ok0 := cpuSeconds()
+	c0, ok0 := cputime.Process()
 	start := time.Now()
 	f, err := fit(ctx, ds, rv, model.Options{})
 	secs := time.Since(start).Seconds()
-	if c1, ok1 := cpuSeconds(); ok0 && ok1 {
+	if c1, ok1 := cputime.Process(); ok0 && ok1 {
 		secs = c1 - c0 // CPU time: robust to other processes on a shared machine
 	}
 	if err != nil {
@@ -257,18 +258,18 @@ func TestBenchTable(t *testing.T) {
 func qlambdaFloor(Z *mat.Dense, kz kernel.Kernel, mu float64) (gram, chol float64) {
 	gram, chol = math.Inf(1), math.Inf(1)
 	for r := 0; r < 2; r++ {
-		c0, _ := cpuSeconds()
+		c0, _ := cputime.Process()
 		kt := gramPlusOne(kz, Z)
-		c1, _ := cpuSeconds()
+		c1, _ := cputime.Process()
 		raw := kt.RawSymmetric()
 		for i := 0; i < raw.N; i++ {
 			raw.Data[i*raw.Stride+i] += mu
 		}
-		c2, _ := cpuSeconds()
+		c2, _ := cputime.Process()
 		if !ncqp.CholeskyTick(raw.Data, raw.N, nil) {
 			panic("qlambdaFloor: not positive definite")
 		}
-		c3, _ := cpuSeconds()
+		c3, _ := cputime.Process()
 		gram, chol = math.Min(gram, c1-c0), math.Min(chol, c3-c2)
 	}
 	return gram, chol
@@ -279,7 +280,7 @@ func qlambdaFloor(Z *mat.Dense, kz kernel.Kernel, mu float64) (gram, chol float6
 func svm1plusByQP(ds *data.Dataset, kz kernel.Kernel, C, lam float64) (float64, int, error) {
 	y, _ := ds.BinaryY()
 	n := len(y)
-	c0, _ := cpuSeconds()
+	c0, _ := cputime.Process()
 	K := kernel.Kernel{Kind: kernel.Linear}.Gram(ds.X)
 	KT := kz.Gram(ds.Z)
 	P := mat.NewSymDense(2*n, nil)
@@ -305,7 +306,7 @@ func svm1plusByQP(ds *data.Dataset, kz kernel.Kernel, C, lam float64) (float64, 
 		E.Set(1, i, y[i])
 	}
 	r, err := qp.Solve(context.Background(), &qp.Problem{P: P, Q: q, E: E, D: []float64{float64(n) * C, 0}, Lower: make([]float64, 2*n)}, qp.Options{})
-	c1, _ := cpuSeconds()
+	c1, _ := cputime.Process()
 	if err != nil {
 		return c1 - c0, 0, err
 	}

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package cputime
+
+// Thread is unavailable on this platform: ok is false.
+func Thread() (float64, bool) { return 0, false }

@@ -1,5 +1,0 @@
-//go:build !unix
-
-package gp
-
-func cpuSeconds() float64 { return 0 }
