@@ -18,8 +18,14 @@
 //	lupi predict -model-file model.json -data FILE [-z FILE] [-twoview]
 //	    Prints decision values, labels, per-class scores, probabilities or
 //	    tags as JSON (and metrics when FILE has labels).
-//	lupi experiment NAME [-quick] [-seed N] [-repeats N] [-data DIR] [-set k=v]... [-json FILE] [-md FILE]
-//	    Runs a paper's experiment; prints its markdown tables.
+//	lupi experiment NAME [-quick] [-seed N] [-repeats N] [-data DIR] [-set k=v]... [-j N] [-timing=false]
+//	         [-json FILE] [-md FILE] [-tasks FILE]
+//	    Runs a paper's experiment, -j tasks at once (default: every core);
+//	    prints its markdown tables (identical for every -j but for timings).
+//	lupi tune -model ID -train FILE -grid name=v1,v2,… [-grid …] [-folds K] [-j N] [-seed N]
+//	          [-scale standard|minmax|none] [-set name=value]...
+//	    k-fold cross-validation over the grid; prints each cell's mean ± sd
+//	    and the best cell as JSON (identical for every -j).
 //	lupi experiment list
 //	    JSON list of the registered experiments.
 //
@@ -38,7 +44,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -46,7 +51,6 @@ import (
 
 	_ "lupilab/models/all" // registers every model and experiment
 	"lupilab/models/data"
-	"lupilab/models/experiment"
 	"lupilab/models/metrics"
 	"lupilab/models/model"
 )
@@ -62,8 +66,9 @@ const usage = `usage:
   lupi models
   lupi fit -model ID -train FILE [-test FILE] [-set name=value]... [-seed N] [-o model.json]
   lupi predict -model-file model.json -data FILE
-  lupi experiment NAME [-quick] [-seed N] [-repeats N] [-data DIR] [-set k=v]... [-json FILE] [-md FILE]
+  lupi experiment NAME [-quick] [-seed N] [-repeats N] [-data DIR] [-set k=v]... [-j N] [-timing=false] [-json FILE] [-md FILE] [-tasks FILE]
   lupi experiment list
+  lupi tune -model ID -train FILE -grid name=v1,v2,... [-grid ...] [-folds K] [-j N] [-seed N] [-scale standard|minmax|none] [-set name=value]...
 `
 
 // usageError marks errors of the command line itself (exit status 2).
@@ -92,7 +97,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 func dispatch(ctx context.Context, args []string, stdout io.Writer) error {
 	if len(args) == 0 {
-		return usageError{"no command (models, fit, predict, experiment); see lupi help"}
+		return usageError{"no command (models, fit, predict, experiment, tune); see lupi help"}
 	}
 	switch args[0] {
 	case "models":
@@ -106,10 +111,12 @@ func dispatch(ctx context.Context, args []string, stdout io.Writer) error {
 		return cmdPredict(args[1:], stdout)
 	case "experiment":
 		return cmdExperiment(ctx, args[1:], stdout)
+	case "tune":
+		return cmdTune(ctx, args[1:], stdout)
 	case "help", "-h", "-help", "--help":
 		return flag.ErrHelp
 	}
-	return usageError{fmt.Sprintf("unknown command %q (models, fit, predict, experiment)", args[0])}
+	return usageError{fmt.Sprintf("unknown command %q (models, fit, predict, experiment, tune)", args[0])}
 }
 
 func writeJSON(w io.Writer, v any) error {
@@ -452,70 +459,4 @@ func cmdPredict(args []string, stdout io.Writer) error {
 		}
 	}
 	return writeJSON(stdout, out)
-}
-
-func cmdExperiment(ctx context.Context, args []string, stdout io.Writer) error {
-	if len(args) == 0 {
-		return usageError{"experiment: name required (lupi experiment list)"}
-	}
-	name := args[0]
-	if name == "list" {
-		if len(args) > 1 {
-			return usageError{"experiment list takes no arguments"}
-		}
-		type entry struct {
-			Name  string `json:"name"`
-			Title string `json:"title"`
-			Paper string `json:"paper"`
-		}
-		list := []entry{}
-		for _, e := range experiment.All() {
-			list = append(list, entry{e.Name, e.Title, e.Paper})
-		}
-		sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
-		return writeJSON(stdout, list)
-	}
-	if strings.HasPrefix(name, "-") {
-		return usageError{"experiment: the name comes first: lupi experiment NAME [flags]"}
-	}
-	fs := newFlags("experiment")
-	quick := fs.Bool("quick", false, "browser-sized run")
-	seed := fs.Int64("seed", 1, "seed for splits and folds")
-	repeats := fs.Int("repeats", 0, "number of repeats (0 = the protocol's)")
-	dir := fs.String("data", "web/datasets", "directory of the shipped datasets")
-	jsonPath := fs.String("json", "", "also write the result as JSON to this file")
-	mdPath := fs.String("md", "", "also write the markdown to this file")
-	sets := setFlags{}
-	fs.Var(sets, "set", "experiment setting name=value (repeatable)")
-	if err := parse(fs, args[1:]); err != nil {
-		return err
-	}
-	if *repeats < 0 {
-		return usageError{"experiment: -repeats must be ≥ 0"}
-	}
-	e, err := experiment.Lookup(name)
-	if err != nil {
-		return err
-	}
-	res, err := e.Run(ctx, experiment.Config{Quick: *quick, Repeats: *repeats, Seed: *seed, DataDir: *dir, Args: sets})
-	if err != nil {
-		return fmt.Errorf("experiment %s: %w", name, err)
-	}
-	md := res.Markdown()
-	if *jsonPath != "" {
-		b, err := json.MarshalIndent(res, "", "  ")
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(*jsonPath, b, 0o644); err != nil {
-			return err
-		}
-	}
-	if *mdPath != "" {
-		if err := os.WriteFile(*mdPath, []byte(md), 0o644); err != nil {
-			return err
-		}
-	}
-	_, err = fmt.Fprint(stdout, md)
-	return err
 }

@@ -178,6 +178,15 @@ func TestErrors(t *testing.T) {
 		{[]string{"experiment"}, 2, "name required"},
 		{[]string{"experiment", "no-such-experiment"}, 1, "unknown experiment"},
 		{[]string{"experiment", "-quick"}, 2, "name comes first"},
+		{[]string{"experiment", "jointsvm", "-j", "0"}, 2, "-j must be"},
+		{[]string{"experiment", "jointsvm", "-set", "nope=1"}, 1, `no setting "nope"`},
+		{[]string{"tune", "-train", "x.csv", "-grid", "C=1"}, 2, "-model is required"},
+		{[]string{"tune", "-model", "svm", "-grid", "C=1"}, 2, "-train is required"},
+		{[]string{"tune", "-model", "svm", "-train", "x.csv"}, 2, "-grid"},
+		{[]string{"tune", "-model", "svm", "-train", "x.csv", "-grid", "C"}, 2, "want name=v1"},
+		{[]string{"tune", "-model", "svm", "-train", "x.csv", "-grid", "C=1", "-folds", "1"}, 2, "-folds must be"},
+		{[]string{"tune", "-model", "svm", "-train", "x.csv", "-grid", "C=1", "-scale", "log"}, 2, "-scale"},
+		{[]string{"tune", "-model", "nope", "-train", "x.csv", "-grid", "C=1"}, 1, "nope"},
 	}
 	for _, c := range cases {
 		out, errs, code := lupi(t, c.args...)
@@ -195,9 +204,18 @@ func TestErrors(t *testing.T) {
 
 func TestExperiment(t *testing.T) {
 	var got experiment.Config
-	experiment.Register(&experiment.Experiment{Name: "cli-test", Title: "CLI test", Paper: "none",
-		Run: func(_ context.Context, cfg experiment.Config) (*experiment.Result, error) {
-			got = cfg
+	experiment.Register(&experiment.Experiment{Name: "cli-test", Title: "CLI test", Paper: "none", Repeats: [2]int{2, 1},
+		Settings: []experiment.Setting{{Name: "k", Kind: experiment.Text}},
+		Plan: func(env *experiment.Env, done []experiment.Done) (experiment.Stage, error) {
+			got = env.Config
+			if len(done) > 0 {
+				return experiment.Stage{}, nil
+			}
+			t, err := experiment.NewTask("only", 1, nil)
+			return experiment.Stage{Tasks: []experiment.Task{t}}, err
+		},
+		RunTask: func(context.Context, *experiment.TaskContext) (any, error) { return 1, nil },
+		Aggregate: func(*experiment.Env, []experiment.Done) (*experiment.Result, error) {
 			return &experiment.Result{Name: "cli-test", Paper: "none", Tables: []experiment.Table{{Title: "T", Columns: []string{"a", "b"}, Rows: [][]string{{"1", "2"}}}}}, nil
 		}})
 	out, errs, code := lupi(t, "experiment", "list")
@@ -206,11 +224,11 @@ func TestExperiment(t *testing.T) {
 	}
 	dir := t.TempDir()
 	js, md := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.md")
-	out, errs, code = lupi(t, "experiment", "cli-test", "-quick", "-seed", "7", "-repeats", "3", "-data", "DD", "-set", "k=v", "-json", js, "-md", md)
+	out, errs, code = lupi(t, "experiment", "cli-test", "-quick", "-seed", "7", "-repeats", "3", "-data", "DD", "-set", "k=v", "-j", "3", "-timing=false", "-json", js, "-md", md)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if !got.Quick || got.Seed != 7 || got.Repeats != 3 || got.DataDir != "DD" || got.Args["k"] != "v" {
+	if !got.Quick || got.Seed != 7 || got.Repeats != 3 || got.DataDir != "DD" || got.Args["k"] != "v" || got.Jobs != 3 || !got.NoTiming {
 		t.Errorf("config %+v", got)
 	}
 	if !strings.Contains(out, "| 1 | 2 |") {
@@ -401,5 +419,116 @@ func TestPaperExperimentsOnShippedData(t *testing.T) {
 		if b, err := os.ReadFile(js); err != nil || json.Unmarshal(b, &r) != nil || r["name"] != c.name {
 			t.Errorf("%s: -json file: %v", c.name, err)
 		}
+	}
+}
+
+// TestExperimentSameForEveryJ runs each paper's experiment (quick, one
+// repeat, one or two tasks) on the shipped data with -j 1 and -j 2 and no
+// clock (-timing=false): the markdown, the JSON result and the finished
+// tasks are identical byte for byte.
+func TestExperimentSameForEveryJ(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs four experiments twice (about 30 s)")
+	}
+	dir := t.TempDir()
+	for _, c := range [][]string{
+		{"jointsvm"},
+		{"gpcplus", "-repeats", "1"},
+		{"svm2plus", "-repeats", "1"},
+		{"mpwtsvm", "-repeats", "1", "-set", "tasks=1"},
+	} {
+		var outs [2][3]string
+		for k, j := range []string{"1", "2"} {
+			js, tasks := filepath.Join(dir, c[0]+j+".json"), filepath.Join(dir, c[0]+j+".tasks.json")
+			args := append([]string{"experiment"}, c...)
+			args = append(args, "-quick", "-timing=false", "-j", j, "-data", "../../web/datasets", "-json", js, "-tasks", tasks)
+			out, errs, code := lupi(t, args...)
+			if code != 0 {
+				t.Fatalf("%v: exit %d: %s", args, code, errs)
+			}
+			b1, err1 := os.ReadFile(js)
+			b2, err2 := os.ReadFile(tasks)
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			outs[k] = [3]string{out, string(b1), string(b2)}
+		}
+		for i, what := range []string{"markdown", "JSON result", "tasks"} {
+			if outs[0][i] != outs[1][i] {
+				t.Errorf("%s: the %s differs between -j 1 and -j 2", c[0], what)
+			}
+		}
+		if strings.Contains(outs[0][2], `"timing"`) {
+			t.Errorf("%s: timings recorded under -timing=false", c[0])
+		}
+	}
+}
+
+// TestTune cross-validates an RBF SVM over a 3 × 2 grid of C and γ: every
+// cell has a mean and sd of its fold scores (5 folds), the best cell is the
+// one with the highest mean (the first on ties), the output is the same for
+// -j 1 and -j 2, and a cell that cannot be fitted reports its error.
+func TestTune(t *testing.T) {
+	dir := t.TempDir()
+	train := writeLUPICSV(t, dir, "train.csv", 80, 5, false)
+	args := []string{"tune", "-model", "svm", "-train", train, "-grid", "C=0.1,1,10", "-grid", "gamma=0.1,1", "-set", "kernel=rbf", "-folds", "5", "-scale", "standard"}
+	out1, errs, code := lupi(t, append(args, "-j", "1")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	out2, errs, code := lupi(t, append(args, "-j", "2")...)
+	if code != 0 || out1 != out2 {
+		t.Fatalf("-j 2: exit %d (%s), output differs from -j 1:\n%s\n%s", code, errs, out1, out2)
+	}
+	var r struct {
+		Metric string
+		Cells  []struct {
+			Params   map[string]string
+			Mean, SD *float64
+			Scores   []float64
+		}
+		Best struct {
+			Params map[string]string
+			Mean   *float64
+		}
+	}
+	if err := json.Unmarshal([]byte(out1), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Metric != "accuracy" || len(r.Cells) != 6 {
+		t.Fatalf("metric %q, %d cells", r.Metric, len(r.Cells))
+	}
+	best := -1
+	for i, c := range r.Cells {
+		if c.Mean == nil || len(c.Scores) != 5 || c.Params["kernel"] != "rbf" {
+			t.Fatalf("cell %d: %+v", i, c)
+		}
+		m, sd := 0.0, 0.0
+		for _, s := range c.Scores {
+			m += s / 5
+		}
+		for _, s := range c.Scores {
+			sd += (s - m) * (s - m) / 4
+		}
+		if math.Abs(m-*c.Mean) > 1e-12 || math.Abs(math.Sqrt(sd)-*c.SD) > 1e-12 {
+			t.Errorf("cell %d: mean ± sd %v ± %v, the scores %v give %v ± %v", i, *c.Mean, *c.SD, c.Scores, m, math.Sqrt(sd))
+		}
+		if best < 0 || *c.Mean > *r.Cells[best].Mean {
+			best = i
+		}
+	}
+	if r.Cells[0].Params["C"] != "0.1" || r.Cells[1].Params["gamma"] != "1" || r.Cells[2].Params["C"] != "1" {
+		t.Errorf("cell order (C slowest): %v %v %v", r.Cells[0].Params, r.Cells[1].Params, r.Cells[2].Params)
+	}
+	if r.Best.Mean == nil || *r.Best.Mean != *r.Cells[best].Mean || r.Best.Params["C"] != r.Cells[best].Params["C"] || r.Best.Params["gamma"] != r.Cells[best].Params["gamma"] {
+		t.Errorf("best %+v, want cell %d %+v", r.Best, best, r.Cells[best])
+	}
+	// a value outside the parameter's range fails its cell, not the search
+	out, errs, code := lupi(t, "tune", "-model", "svm", "-train", train, "-grid", "C=-1,1", "-folds", "3")
+	if code != 0 || !strings.Contains(out, `"error"`) || !strings.Contains(out, `"mean": null`) {
+		t.Errorf("exit %d (%s): %s", code, errs, out)
+	}
+	if _, errs, code := lupi(t, "tune", "-model", "svm", "-train", train, "-grid", "nope=1,2"); code != 1 || !strings.Contains(errs, "nope") {
+		t.Errorf("unknown parameter: exit %d, %s", code, errs)
 	}
 }

@@ -33,13 +33,13 @@ type Setting struct {
 	Quick   string `json:"quick,omitempty"`
 	// Min and Max bound numbers (each element of a list); both 0: no
 	// bounds. Open makes the bounds exclusive.
-	Min     float64  `json:"min,omitempty"`
-	Max     float64  `json:"max,omitempty"`
-	Open    bool     `json:"open,omitempty"`
+	Min  float64 `json:"min,omitempty"`
+	Max  float64 `json:"max,omitempty"`
+	Open bool    `json:"open,omitempty"`
 	// Positive requires numbers > 0 (with or without Min and Max).
 	Positive bool     `json:"positive,omitempty"`
-	Choices []string `json:"choices,omitempty"`
-	Help    string   `json:"help,omitempty"`
+	Choices  []string `json:"choices,omitempty"`
+	Help     string   `json:"help,omitempty"`
 }
 
 // validate checks one value (non-empty) against the declaration.

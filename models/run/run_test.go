@@ -74,7 +74,7 @@ func TestCompatibleErrors(t *testing.T) {
 	for _, id := range []string{"svm2plus", "mpwtsvm", "jointsvm"} {
 		spec, err := model.Lookup(id)
 		if err != nil {
-			continue
+			t.Fatal(err)
 		}
 		if err := Compatible(spec, moons); err == nil {
 			t.Errorf("%s accepted data without the blocks it needs", id)
@@ -127,7 +127,7 @@ func TestPredictChunkedEqualsPredict(t *testing.T) {
 	for _, c := range []struct{ id, gen string }{{"svm", "moons"}, {"jointsvm", "multilabel2d"}, {"svm2k", "twoview2d"}, {"gpc", "xor"}} {
 		spec, err := model.Lookup(c.id)
 		if err != nil {
-			continue
+			t.Fatal(err)
 		}
 		ds, _ := data.GenerateByName(c.gen, 400, 0.2, 5)
 		o, err := Do(context.Background(), Config{Dataset: ds, TrainFrac: 0.5, Seed: 1, Scale: "standard", Model: c.id}, nil)
