@@ -5,10 +5,7 @@ import (
 	"fmt"
 
 	"lupilab/models/model"
-	"lupilab/models/spec"
 )
-
-const paper002 = spec.Paper002
 
 func init() {
 	fit, load := model.WrapBinary("gpc", fitGPC, func(raw json.RawMessage) (model.BinaryModel, error) {

@@ -33,10 +33,7 @@ import (
 	"lupilab/models/kernel"
 	"lupilab/models/model"
 	"lupilab/models/solver/smo"
-	"lupilab/models/spec"
 )
-
-const paper000 = spec.Paper000
 
 func init() {
 	fit, load := model.WrapBinary("svm2plus", fitSVM2Plus, loadBinary)

@@ -43,16 +43,19 @@ import (
 	"lupilab/models/experiment"
 	"lupilab/models/gp"
 	"lupilab/models/model"
+	"lupilab/models/spec"
 	"lupilab/models/stats"
 	_ "lupilab/models/svm"     // the SVM baseline
 	_ "lupilab/models/svmplus" // SVM2+ and SVM1+
 )
 
+const paper002 = spec.Paper002
+
 func init() {
 	experiment.Register(&experiment.Experiment{
 		Name:  "gpcplus",
 		Title: "GPC+ vs GPC vs SVM vs SVM+ (paper 002, Table 1 protocol)",
-		Paper: paper002(),
+		Paper: paper002,
 		Settings: []experiment.Setting{
 			{Name: "datasets", Kind: experiment.Texts, Default: "wdbc,digits-lowhigh", Help: "shipped LUPI datasets"},
 			{Name: "pairs", Kind: experiment.Text, Help: `class pairs of multi-class datasets: "all" or "a/b,c/d"`},
@@ -64,14 +67,6 @@ func init() {
 		RunTask:   runTask,
 		Aggregate: aggregate,
 	})
-}
-
-func paper002() string {
-	s, err := model.Lookup("gpcplus")
-	if err != nil {
-		panic(err)
-	}
-	return s.Paper
 }
 
 // paperTable1 is paper 002's Table 1 (Attribute Discovery, images as X,
@@ -91,7 +86,7 @@ func paperTable1() experiment.Table {
 			{"average error", "10.65±0.11", "**10.36±0.12**", "10.41±0.11", "10.42±0.11"},
 			{"average ranking", "3.0", "**1.8**", "2.7", "2.5"},
 		},
-		Notes: []string{"Source: " + paper002() + ", Table 1 (SURF bag-of-words images, 200 train / 200 validation / rest test, PCA to 50 dimensions, standardised; SVM+ = the SVM+ of Pechyony & Vapnik 2011). The paper's data are not shipped; our rows use LUPI Lab's shipped LUPI datasets, so only the protocol and the ranking are comparable, not the numbers."},
+		Notes: []string{"Source: " + paper002 + ", Table 1 (SURF bag-of-words images, 200 train / 200 validation / rest test, PCA to 50 dimensions, standardised; SVM+ = the SVM+ of Pechyony & Vapnik 2011). The paper's data are not shipped; our rows use LUPI Lab's shipped LUPI datasets, so only the protocol and the ranking are comparable, not the numbers."},
 	}
 }
 
@@ -264,10 +259,10 @@ func RepeatSplit(ds *data.Dataset, ntr, nva int, seed int64) (train, val, test *
 
 func fmtF(f float64) string { return strconv.FormatFloat(f, 'g', 6, 64) }
 
-// spec is a task's descriptor: method M on repeat R of binary task T,
+// taskSpec is a task's descriptor: method M on repeat R of binary task T,
 // either grid cell Cell of its validation search (Values: the searched
 // point) or (Final) the final fit at Values.
-type spec struct {
+type taskSpec struct {
 	T      int          `json:"task"`
 	R      int          `json:"repeat"`
 	M      string       `json:"method"`
@@ -283,7 +278,7 @@ type out struct {
 	Fail string  `json:"failed,omitempty"`
 }
 
-func taskID(s spec) string {
+func taskID(s taskSpec) string {
 	if s.Final {
 		return fmt.Sprintf("t%d/r%d/%s/final", s.T, s.R, s.M)
 	}
@@ -333,7 +328,7 @@ func plan(env *experiment.Env, done []experiment.Done) (experiment.Stage, error)
 	g := gridsOf(env.Config.Quick)
 	idx := experiment.Index(done)
 	var st experiment.Stage
-	add := func(seed int64, s spec) error {
+	add := func(seed int64, s taskSpec) error {
 		id := taskID(s)
 		if _, ok := idx[id]; ok {
 			return nil
@@ -353,7 +348,7 @@ func plan(env *experiment.Env, done []experiment.Done) (experiment.Stage, error)
 				return st, err
 			}
 			for _, m := range []string{"gpc", "gpcplus"} {
-				if err := add(seed, spec{T: ti, R: r, M: m, Final: true, Values: gpValues(m, d)}); err != nil {
+				if err := add(seed, taskSpec{T: ti, R: r, M: m, Final: true, Values: gpValues(m, d)}); err != nil {
 					return st, err
 				}
 			}
@@ -364,14 +359,14 @@ func plan(env *experiment.Env, done []experiment.Done) (experiment.Stage, error)
 			}
 			if !ok {
 				for k, v := range g.cells("svm", d, nil) {
-					if err := add(seed, spec{T: ti, R: r, M: "svm", Cell: k, Values: v}); err != nil {
+					if err := add(seed, taskSpec{T: ti, R: r, M: "svm", Cell: k, Values: v}); err != nil {
 						return st, err
 					}
 				}
 				st.Later += 3 + 2*len(g.lambdas)*len(g.gammaMul)
 				continue
 			}
-			if err := add(seed, spec{T: ti, R: r, M: "svm", Final: true, Values: svmBest}); err != nil {
+			if err := add(seed, taskSpec{T: ti, R: r, M: "svm", Final: true, Values: svmBest}); err != nil {
 				return st, err
 			}
 			// SVM+: cells at the SVM's (C, γ), then the final fits
@@ -384,14 +379,14 @@ func plan(env *experiment.Env, done []experiment.Done) (experiment.Stage, error)
 				}
 				if !ok {
 					for k, v := range cells {
-						if err := add(seed, spec{T: ti, R: r, M: m, Cell: k, Values: v}); err != nil {
+						if err := add(seed, taskSpec{T: ti, R: r, M: m, Cell: k, Values: v}); err != nil {
 							return st, err
 						}
 					}
 					st.Later++
 					continue
 				}
-				if err := add(seed, spec{T: ti, R: r, M: m, Final: true, Values: best}); err != nil {
+				if err := add(seed, taskSpec{T: ti, R: r, M: m, Final: true, Values: best}); err != nil {
 					return st, err
 				}
 			}
@@ -407,7 +402,7 @@ func chosen(idx map[string]*experiment.Done, ti, r int, m string, cells []model.
 	cands := make([]experiment.Candidate, len(cells))
 	last := ""
 	for k := range cells {
-		o, _, err := experiment.Output[out](idx, taskID(spec{T: ti, R: r, M: m, Cell: k}))
+		o, _, err := experiment.Output[out](idx, taskID(taskSpec{T: ti, R: r, M: m, Cell: k}))
 		if err != nil {
 			return nil, false, nil // not run yet
 		}
@@ -424,7 +419,7 @@ func chosen(idx map[string]*experiment.Done, ti, r int, m string, cells []model.
 }
 
 func runTask(ctx context.Context, tc *experiment.TaskContext) (any, error) {
-	s, err := experiment.Decode[spec](tc.Task.Spec)
+	s, err := experiment.Decode[taskSpec](tc.Task.Spec)
 	if err != nil {
 		return nil, err
 	}
@@ -508,11 +503,11 @@ func aggregate(env *experiment.Env, done []experiment.Done) (*experiment.Result,
 		for mi, m := range methods {
 			mr := &methodRuns{Method: names[mi], Task: tk.name}
 			for r := 0; r < env.Repeats; r++ {
-				o, d, err := experiment.Output[out](idx, taskID(spec{T: ti, R: r, M: m, Final: true}))
+				o, d, err := experiment.Output[out](idx, taskID(taskSpec{T: ti, R: r, M: m, Final: true}))
 				if err != nil {
 					return nil, err
 				}
-				s, err := experiment.Decode[spec](d.Spec)
+				s, err := experiment.Decode[taskSpec](d.Spec)
 				if err != nil {
 					return nil, err
 				}
@@ -525,7 +520,7 @@ func aggregate(env *experiment.Env, done []experiment.Done) (*experiment.Result,
 	}
 	ntr, nva := env.Int("train"), env.Int("val")
 	res := &experiment.Result{
-		Name: "gpcplus", Paper: paper002(),
+		Name: "gpcplus", Paper: paper002,
 		Config: map[string]any{"quick": env.Config.Quick, "repeats": env.Repeats, "seed": env.Config.Seed, "train": ntr, "val": nva,
 			"svm_C": g.Cs, "gamma_multipliers_of_1/median²": g.gammaMul, "svmplus_lambda": g.lambdas,
 			"gp":  "SE kernels, type-II ML (L-BFGS) on the training rows; GPC+ test noise g ~ N(m_g, θ_g)",

@@ -31,16 +31,19 @@ import (
 	"lupilab/models/experiment"
 	"lupilab/models/model"
 	_ "lupilab/models/multiview" // SVM-2K
+	"lupilab/models/spec"
 	"lupilab/models/stats"
 	_ "lupilab/models/svm"     // the SVM baseline
 	_ "lupilab/models/svmplus" // SVM2+ and SVM1+
 )
 
+const paper000 = spec.Paper000
+
 func init() {
 	experiment.Register(&experiment.Experiment{
 		Name:  "svm2plus",
 		Title: "SVM2+ vs SVM1+ vs SVM (paper 000, Tables 2–4)",
-		Paper: paper000(),
+		Paper: paper000,
 		Settings: []experiment.Setting{
 			{Name: "datasets", Kind: experiment.Texts, Default: "wdbc,digits-lowhigh", Help: "shipped LUPI datasets"},
 			{Name: "grid", Kind: experiment.Floats, Default: "0.001,0.01,0.1,1,10,100,1000", Quick: "0.01,1,100", Positive: true, Help: "values of every regularisation parameter"},
@@ -55,18 +58,10 @@ func init() {
 	})
 }
 
-func paper000() string {
-	s, err := model.Lookup("svm2plus")
-	if err != nil {
-		panic(err)
-	}
-	return s.Paper
-}
-
 // paperTables are paper 000's Tables 2–4 (Caltech101 and WebQueries, linear
 // kernels, one-vs-rest), copied from its text.
 func paperTables() []experiment.Table {
-	cite := "Source: " + paper000() + ", Tables 2, 3 and 4 (Caltech101: n = 1020, 102 classes; WebQueries: n = 760, 76 classes; Matlab, LibSVM for SVM/SVM2+, MOSEK for SVM1+)."
+	cite := "Source: " + paper000 + ", Tables 2, 3 and 4 (Caltech101: n = 1020, 102 classes; WebQueries: n = 760, 76 classes; Matlab, LibSVM for SVM/SVM2+, MOSEK for SVM1+)."
 	return []experiment.Table{
 		{Title: "Paper 000, Table 2: accuracy (%)", Columns: []string{"method", "Caltech101", "WebQueries"},
 			Rows:  [][]string{{"SVM", "85.41", "53.74"}, {"SVM2K", "84.82", "53.21"}, {"SVM1+", "85.79", "54.30"}, {"SVM2+", "86.20", "54.43"}},
@@ -207,10 +202,10 @@ func repeat(env *experiment.Env, d int, seed int64) (*repeatData, error) {
 	})
 }
 
-// spec is a task's descriptor: model M on repeat R of dataset D, either
+// taskSpec is a task's descriptor: model M on repeat R of dataset D, either
 // cell Cell of search step Step (Values: the point) or (Final) the final fit
 // at Values.
-type spec struct {
+type taskSpec struct {
 	D      int          `json:"dataset"`
 	R      int          `json:"repeat"`
 	M      string       `json:"model"`
@@ -220,7 +215,7 @@ type spec struct {
 	Values model.Values `json:"values"`
 }
 
-func (s spec) id() string {
+func (s taskSpec) id() string {
 	if s.Final {
 		return fmt.Sprintf("d%d/r%d/%s/final", s.D, s.R, s.M)
 	}
@@ -249,7 +244,7 @@ type trial struct {
 // search is the state of one model's parameter search on one repeat, as
 // far as the finished tasks take it.
 type search struct {
-	pending []spec  // the cells to run next (nil when complete)
+	pending []taskSpec  // the cells to run next (nil when complete)
 	trials  []trial // every finished cell, in the order of the protocol
 	best    int     // index in trials of the chosen point (−1: none)
 }
@@ -265,7 +260,7 @@ func walk(env *experiment.Env, idx map[string]*experiment.Done, d, r int, s *mod
 	step := func(k int, cells []model.Values) (outs []out, ok bool) {
 		ok = true
 		for c, v := range cells {
-			sp := spec{D: d, R: r, M: s.ID, Step: k, Cell: c, Values: v}
+			sp := taskSpec{D: d, R: r, M: s.ID, Step: k, Cell: c, Values: v}
 			dn, found := idx[sp.id()]
 			if !found {
 				sr.pending, ok = append(sr.pending, sp), false
@@ -369,9 +364,9 @@ func plan(env *experiment.Env, done []experiment.Done) (experiment.Stage, error)
 				}
 				todo := sr.pending
 				if len(todo) == 0 {
-					fin := spec{D: d, R: r, M: s.ID, Final: true, Values: finalValues(env, sr.trials[sr.best].values, rd.train.Rows())}
+					fin := taskSpec{D: d, R: r, M: s.ID, Final: true, Values: finalValues(env, sr.trials[sr.best].values, rd.train.Rows())}
 					if _, ok := idx[fin.id()]; !ok {
-						todo = []spec{fin}
+						todo = []taskSpec{fin}
 					}
 				} else {
 					st.Later++ // the final fit
@@ -390,7 +385,7 @@ func plan(env *experiment.Env, done []experiment.Done) (experiment.Stage, error)
 }
 
 func runTask(ctx context.Context, tc *experiment.TaskContext) (any, error) {
-	sp, err := experiment.Decode[spec](tc.Task.Spec)
+	sp, err := experiment.Decode[taskSpec](tc.Task.Spec)
 	if err != nil {
 		return nil, err
 	}
@@ -459,7 +454,7 @@ func aggregate(env *experiment.Env, done []experiment.Done) (*experiment.Result,
 	idx := experiment.Index(done)
 	trainFrac, maxTrain, iterPerRow := env.Float("train"), env.Int("max_train"), env.Int("iter_per_row")
 	res := &experiment.Result{
-		Name: "svm2plus", Paper: paper000(),
+		Name: "svm2plus", Paper: paper000,
 		Config: map[string]any{"quick": env.Config.Quick, "repeats": env.Repeats, "seed": env.Config.Seed, "grid": grid,
 			"train_fraction": trainFrac, "max_train": maxTrain, "max_iter_per_fit": fmt.Sprintf("%d × training rows", iterPerRow), "kernels": "linear (X and Z)", "multiclass": "one-vs-rest",
 			"selection": "validation split (2:1 inside the training part), then refit on the whole training part"},
@@ -484,7 +479,7 @@ func aggregate(env *experiment.Env, done []experiment.Done) (*experiment.Result,
 				if len(sr.pending) > 0 {
 					return nil, fmt.Errorf("%s on %s: the search has not run", s.Name, ds.Name)
 				}
-				o, dn, err := experiment.Output[out](idx, spec{D: d, R: r, M: s.ID, Final: true}.id())
+				o, dn, err := experiment.Output[out](idx, taskSpec{D: d, R: r, M: s.ID, Final: true}.id())
 				if err != nil {
 					return nil, err
 				}
