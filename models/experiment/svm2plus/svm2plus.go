@@ -244,9 +244,9 @@ type trial struct {
 // search is the state of one model's parameter search on one repeat, as
 // far as the finished tasks take it.
 type search struct {
-	pending []taskSpec  // the cells to run next (nil when complete)
-	trials  []trial // every finished cell, in the order of the protocol
-	best    int     // index in trials of the chosen point (−1: none)
+	pending []taskSpec // the cells to run next (nil when complete)
+	trials  []trial    // every finished cell, in the order of the protocol
+	best    int        // index in trials of the chosen point (−1: none)
 }
 
 // walk replays the search of model m on (d, r) over the finished tasks:
