@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"lupilab/models/data"
+	"lupilab/models/experiment"
 	"lupilab/models/model"
 )
 
@@ -20,8 +21,7 @@ func CrossValidate(ctx context.Context, cfg Config, folds int, progress func(mod
 	if err != nil {
 		return nil, "", err
 	}
-	vals, err := spec.Resolve(cfg.Params)
-	if err != nil {
+	if _, err := spec.Resolve(cfg.Params); err != nil {
 		return nil, "", err
 	}
 	if folds < 2 {
@@ -34,30 +34,22 @@ func CrossValidate(ctx context.Context, cfg Config, folds int, progress func(mod
 	if err != nil {
 		return nil, "", err
 	}
-	var foldRows [][]int
 	metric = "accuracy"
-	if train.Y != nil {
-		foldRows, err = data.StratifiedKFold(train.Y, folds, cfg.Seed)
-	} else {
+	if train.Y == nil {
 		metric = "micro F1"
-		foldRows, err = plainKFold(train.Rows(), folds, cfg.Seed)
 	}
+	// one cell (the parameters themselves) of the grid search's CV
+	cv := &experiment.CV{Model: cfg.Model, Base: cfg.Params, Folds: folds, Seed: cfg.Seed, Scale: cfg.Scale}
+	foldRows, err := cv.FoldRows(train)
 	if err != nil {
 		return nil, "", err
 	}
-	for f, testRows := range foldRows {
-		if err := ctx.Err(); err != nil {
-			return nil, "", err
-		}
-		sub := scaleProgress(progress, f, len(foldRows), fmt.Sprintf("fold %d of %d", f+1, len(foldRows)))
-		s, err := foldScore(ctx, spec, train, testRows, vals, cfg, sub)
-		if errors.Is(err, context.Canceled) {
-			return nil, "", err
-		}
-		if err != nil {
-			return nil, "", fmt.Errorf("fold %d: %w", f+1, err)
-		}
-		scores = append(scores, s)
+	res, err := cv.RunCell(ctx, train, foldRows, 0, progress)
+	if err != nil {
+		return nil, "", err
 	}
-	return scores, metric, nil
+	if res.Err != "" {
+		return nil, "", errors.New(res.Err)
+	}
+	return res.Scores, metric, nil
 }
