@@ -64,9 +64,11 @@ func BenchmarkGPCPlusSkipGradient(b *testing.B) {
 				name = "fd"
 			}
 			b.Run(fmt.Sprintf("%s/n=%d", name, n), func(b *testing.B) {
-				defer func(old bool) { fdFallback = old }(fdFallback)
-				fdFallback = fd
 				ds := benchData(b, n)
+				y, err := ds.BinaryY()
+				if err != nil {
+					b.Fatal(err)
+				}
 				spec, _ := model.Lookup("gpcplus")
 				v, err := spec.Resolve(model.Values{"restarts": "0"})
 				if err != nil {
@@ -76,7 +78,7 @@ func BenchmarkGPCPlusSkipGradient(b *testing.B) {
 				var ex map[string]float64
 				var warns []string
 				for i := 0; i < b.N; i++ {
-					f, err := spec.Fit(context.Background(), ds, v, model.Options{Seed: 1})
+					f, err := fitGPCPlusWith(context.Background(), ds, y, v, model.Options{Seed: 1}, plusSettings{fdGradients: fd})
 					if err != nil {
 						b.Fatal(err)
 					}

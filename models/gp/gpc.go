@@ -38,6 +38,50 @@ const (
 	epTolFinal  = 1e-10
 )
 
+// epRetries is ep.Options.Retries for every EP run: a run that stalls or
+// fails numerically is repeated with damping 0.5, 0.25 and 0.125 (GPC+
+// at extreme hyper-parameters; never GPC in our tests).
+const epRetries = 3
+
+// errUnconverged is returned by the evidence functions of type-II ML for an
+// EP run that did not converge (also after its damped retries).
+var errUnconverged = errors.New("EP did not converge")
+
+// unconverged returns a wrapped errUnconverged for an unconverged EP result
+// and nil otherwise. Such an evidence is not the EP evidence at θ (it
+// depends on the warm start and on where the sweeps stopped: undamped
+// GPC+ EP left cycling at extreme hyper-parameters reports log Z up to
+// several nats above the fixed point) and its gradient formula (R&W eq
+// 3.74) assumes the fixed point, so type-II ML must not be steered by it:
+// optimizeHyper rejects the evaluation.
+func unconverged(res *ep.Result) error {
+	if res.Converged {
+		return nil
+	}
+	msg := fmt.Sprintf("%d sweeps at damping %g", res.Sweeps, res.Damping)
+	if len(res.Retried) > 0 {
+		msg += " after " + res.Attempts()
+	}
+	return fmt.Errorf("%w (%s)", errUnconverged, msg)
+}
+
+// epWarnings returns the fit's warnings about its final EP run: not
+// converged, or converged only after damped retries.
+func epWarnings(res *ep.Result) []string {
+	var w []string
+	switch {
+	case !res.Converged:
+		msg := fmt.Sprintf("EP did not converge in %d sweeps (max_sweeps) at damping %g", res.Sweeps, res.Damping)
+		if len(res.Retried) > 0 {
+			msg += " after " + res.Attempts()
+		}
+		w = append(w, msg+": the evidence and the predictions come from an unconverged approximation")
+	case len(res.Retried) > 0:
+		w = append(w, fmt.Sprintf("EP at the final hyper-parameters %s; it converged with damping %g in %d sweeps", res.Attempts(), res.Damping, res.Sweeps))
+	}
+	return w
+}
+
 // checkBinary validates one input block (name: "X", or "Z" for the
 // privileged features) and the ±1 labels of a binary fit; its errors name
 // the block, the row and the column of a bad value.
@@ -89,6 +133,7 @@ type gpcState struct {
 	tick      func(sweep, site int)
 	gtick     func() // progress inside the evidence gradient
 	sweeps    int    // EP sweeps over all evaluations
+	retries   int    // damped EP reruns over all evaluations (ep.Options.Retries)
 }
 
 func (s *gpcState) kernel(theta []float64) seKernel {
@@ -105,19 +150,26 @@ func (s *gpcState) run(theta []float64) (*ep.Result, *mat.SymDense, seKernel, er
 		dm[0], d2[0] = a, b
 		return lz
 	}
-	res, err := ep.Run(s.ctx, []ep.Block{{K: K}}, site, ep.Options{MaxSweeps: s.maxSweeps, Tol: s.tol, SiteTol: math.Min(math.Sqrt(s.tol), 1e4*s.tol), Init: s.warm, Progress: s.tick})
+	res, err := ep.Run(s.ctx, []ep.Block{{K: K}}, site, ep.Options{MaxSweeps: s.maxSweeps, Tol: s.tol, SiteTol: math.Min(math.Sqrt(s.tol), 1e4*s.tol), Init: s.warm, Progress: s.tick, Retries: epRetries})
 	if err != nil {
 		return nil, nil, k, err
 	}
-	s.sweeps += res.Sweeps
-	s.warm = &ep.Sites{Tau: res.Tau, Nu: res.Nu}
+	s.sweeps += res.TotalSweeps()
+	s.retries += len(res.Retried)
+	if res.Converged {
+		s.warm = &ep.Sites{Tau: res.Tau, Nu: res.Nu}
+	}
 	return res, K, k, nil
 }
 
 // evidence is the evidenceFunc of GPC: log Z_EP and ½ tr(W ∂K/∂θ) (R&W eq 3.74).
+// An unconverged EP is an error (see unconverged).
 func (s *gpcState) evidence(theta []float64) (float64, []float64, error) {
 	res, K, k, err := s.run(theta)
 	if err != nil {
+		return 0, nil, err
+	}
+	if err := unconverged(res); err != nil {
 		return 0, nil, err
 	}
 	W, err := res.GradWeights(0)
@@ -128,14 +180,21 @@ func (s *gpcState) evidence(theta []float64) (float64, []float64, error) {
 }
 
 // GPC is a fitted binary probit GP classifier.
+//
+// Saved form: the EP sites as site_tau (τ̃, signed) and alpha. Files saved
+// before this form held sqrt_tau = √τ̃ instead, with τ̃ < 0 written as 0 and
+// the signed values added in site_tau only when one was negative (GPC+'s
+// f block); they are still read: site_tau when present, else sqrt_tau.
 type GPC struct {
-	Kernel  seKernel      `json:"kernel"`
-	X       *model.Matrix `json:"x"`
-	SqrtTau []float64     `json:"sqrt_tau"`
-	// SiteTau are the signed site precisions, kept only when one is
-	// negative (GPC+'s f block, whose likelihood integrated over g is not
-	// log-concave): √τ̃ then does not describe the posterior.
-	SiteTau []float64     `json:"site_tau,omitempty"`
+	Kernel seKernel      `json:"kernel"`
+	X      *model.Matrix `json:"x"`
+	// SiteTau are EP's site precisions τ̃ (R&W eq 3.56), signed: GPC's are
+	// ≥ 0, GPC+'s f block can have τ̃ < 0 (its likelihood integrated over
+	// g is not log-concave). The posterior is (K⁻¹ + diag τ̃)⁻¹ for any
+	// sign.
+	SiteTau []float64 `json:"site_tau,omitempty"`
+	// SqrtTau is √τ̃ as older files store it (see above); never written.
+	SqrtTau []float64     `json:"sqrt_tau,omitempty"`
 	Alpha   []float64     `json:"alpha"`
 	Rep     *model.Report `json:"report"`
 	post    *ep.Posterior
@@ -157,17 +216,17 @@ func (g *GPC) prepare() error {
 		return errors.New("gpc: saved model without training inputs")
 	}
 	n, _ := X.Dims()
-	if len(g.SqrtTau) != n || len(g.Alpha) != n || len(g.Kernel.LogLen) == 0 {
+	if len(g.Alpha) != n || len(g.Kernel.LogLen) == 0 {
 		return errors.New("gpc: malformed saved model")
 	}
 	var p *ep.Posterior
-	if g.SiteTau != nil {
-		if len(g.SiteTau) != n {
-			return errors.New("gpc: malformed saved model")
-		}
+	switch {
+	case len(g.SiteTau) == n:
 		p, err = ep.NewPosteriorSigned(g.Kernel.gram(X), g.SiteTau, g.Alpha)
-	} else {
+	case g.SiteTau == nil && len(g.SqrtTau) == n: // an older file
 		p, err = ep.NewPosterior(g.Kernel.gram(X), g.SqrtTau, g.Alpha)
+	default:
+		return errors.New("gpc: malformed saved model (site precisions)")
 	}
 	if err != nil {
 		return err
@@ -282,7 +341,7 @@ func fitGPC(ctx context.Context, train *data.Dataset, y []float64, v model.Value
 	theta0 := startTheta(v.Float("amplitude"), v.Float("lengthscale"), st.ard, d)
 	warnings := []string{}
 	theta := theta0
-	var evals int
+	var evals, rejected int
 	if v.Bool("optimize") {
 		hs := hyperSearch{theta0: theta0, free: make([]bool, len(theta0)), restarts: v.Int("restarts"), seed: opt.Seed}
 		for i := range theta0 {
@@ -299,7 +358,7 @@ func fitGPC(ctx context.Context, train *data.Dataset, y []float64, v model.Value
 		if err != nil {
 			return nil, fmt.Errorf("gpc: %w", err)
 		}
-		theta, evals = sr.theta, sr.evaluations
+		theta, evals, rejected = sr.theta, sr.evaluations, sr.rejected
 		warnings = append(warnings, sr.warnings...)
 	}
 	// Final EP at the chosen hyper-parameters with a tight tolerance.
@@ -308,10 +367,8 @@ func fitGPC(ctx context.Context, train *data.Dataset, y []float64, v model.Value
 	if err != nil {
 		return nil, fmt.Errorf("gpc: EP failed: %w", err)
 	}
-	if !res.Converged {
-		warnings = append(warnings, fmt.Sprintf("EP did not converge in %d sweeps (max_sweeps)", res.Sweeps))
-	}
-	g := &GPC{Kernel: k, X: model.MatrixOf(train.X), SqrtTau: res.SqrtTau(0), Alpha: res.Alpha(0)}
+	warnings = append(warnings, epWarnings(res)...)
+	g := &GPC{Kernel: k, X: model.MatrixOf(train.X), SiteTau: append([]float64(nil), res.Tau[0]...), Alpha: res.Alpha(0)}
 	fm, fsd := res.Mu[0], make([]float64, n)
 	for i := range fsd {
 		fsd[i] = math.Sqrt(res.Var[0][i])
@@ -325,6 +382,9 @@ func fitGPC(ctx context.Context, train *data.Dataset, y []float64, v model.Value
 			"ep_sweeps":               float64(res.Sweeps),
 			"ep_skipped_updates":      float64(res.Skipped),
 			"ep_sweeps_total":         float64(st.sweeps),
+			"ep_damping":              res.Damping,
+			"ep_retries":              float64(st.retries),
+			"rejected_evaluations":    float64(rejected),
 			"ep_tol_search":           epTolSearch,
 			"ep_tol_final":            epTolFinal,
 			"evidence_evaluations":    float64(evals),

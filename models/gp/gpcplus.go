@@ -53,6 +53,8 @@ type gpcPlusState struct {
 	tick      func(sweep, site int)
 	gtick     func() // progress inside the evidence gradient
 	sweeps    int
+	retries   int  // damped EP reruns over all runs (ep.Options.Retries)
+	noRetry   bool // no damped reruns (tests: the behaviour before them)
 	noExtrap  bool // disable ep.Options.Extrapolate (tests)
 	// skipNegF skips f-site updates to a negative precision (the behaviour
 	// before f allowed them; tests of the finite-difference fallback).
@@ -66,6 +68,7 @@ type gpcPlusState struct {
 	// fdGrads counts the evidence gradients taken by finite differences,
 	// fdSweeps the EP sweeps they cost.
 	fdGrads, fdSweeps int
+	last              *ep.Result // the last EP result of evidence (plusSettings.observe)
 }
 
 // Finite-difference gradient settings (gpcPlusState.fdGradient): the step
@@ -78,9 +81,12 @@ const (
 	fdTol  = 1e-10
 )
 
-// fdFallback enables the finite-difference gradient in fits (benchmarks
-// switch it off to measure the fixed-point formula alone).
-var fdFallback = true
+func (s *gpcPlusState) retryLimit() int {
+	if s.noRetry {
+		return 0
+	}
+	return epRetries
+}
 
 func (s *gpcPlusState) split(theta []float64) (kf, kg seKernel, mg float64) {
 	kf = seKernel{LogAmp: theta[0], LogLen: append([]float64(nil), theta[1:s.nf]...)}
@@ -103,12 +109,15 @@ func (s *gpcPlusState) run(theta []float64) (*ep.Result, *mat.SymDense, *mat.Sym
 		return h.LogZ
 	}
 	res, err := ep.Run(s.ctx, []ep.Block{{K: Kf, AllowNegative: !s.skipNegF}, {K: Kg, Mean: m0, AllowNegative: true}}, site,
-		ep.Options{MaxSweeps: s.maxSweeps, Tol: s.tol, SiteTol: math.Min(math.Sqrt(s.tol), 1e4*s.tol), Damping: s.damping, Extrapolate: !s.noExtrap, Accel: s.accel, Init: s.warm, Progress: s.tick})
+		ep.Options{MaxSweeps: s.maxSweeps, Tol: s.tol, SiteTol: math.Min(math.Sqrt(s.tol), 1e4*s.tol), Damping: s.damping, Extrapolate: !s.noExtrap, Accel: s.accel, Init: s.warm, Progress: s.tick, Retries: s.retryLimit()})
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	s.sweeps += res.Sweeps
-	s.warm = &ep.Sites{Tau: res.Tau, Nu: res.Nu}
+	s.sweeps += res.TotalSweeps()
+	s.retries += len(res.Retried)
+	if res.Converged {
+		s.warm = &ep.Sites{Tau: res.Tau, Nu: res.Nu}
+	}
 	return res, Kf, Kg, nil
 }
 
@@ -125,9 +134,16 @@ func (s *gpcPlusState) run(theta []float64) (*ep.Result, *mat.SymDense, *mat.Sym
 // against (0.24, −0.42, −0.52) for ℓ_f, ℓ_g, m_g). The gradient of the
 // fdFree coordinates is then taken by central finite differences of the
 // evidence (fdGradient).
+//
+// An unconverged EP is an error (see unconverged): type-II ML rejects the
+// evaluation.
 func (s *gpcPlusState) evidence(theta []float64) (float64, []float64, error) {
 	res, Kf, Kg, err := s.run(theta)
 	if err != nil {
+		return 0, nil, err
+	}
+	s.last = res
+	if err := unconverged(res); err != nil {
 		return 0, nil, err
 	}
 	kf, kg, _ := s.split(theta)
@@ -180,6 +196,9 @@ func (s *gpcPlusState) fdGradient(theta, grad []float64) error {
 			th[k] = theta[k] + d
 			s.warm = center
 			res, _, _, err := s.run(th)
+			if err == nil {
+				err = unconverged(res)
+			}
 			if err != nil {
 				return fmt.Errorf("finite-difference gradient: %w", err)
 			}
@@ -198,8 +217,8 @@ type GPCPlus struct {
 	KernelG seKernel      `json:"kernel_g"`
 	GMean   float64       `json:"g_mean"`
 	X       *model.Matrix `json:"x"`
-	SqrtTau []float64     `json:"sqrt_tau"`
-	SiteTau []float64     `json:"site_tau,omitempty"` // signed τ̃ of f, when one is negative (see GPC.SiteTau)
+	SiteTau []float64     `json:"site_tau,omitempty"` // EP's signed site precisions τ̃ of f (see GPC.SiteTau)
+	SqrtTau []float64     `json:"sqrt_tau,omitempty"` // read from older files only (see GPC.SqrtTau)
 	Alpha   []float64     `json:"alpha"`
 	Nodes   int           `json:"quad_nodes"`
 	Rep     *model.Report `json:"report"`
@@ -262,6 +281,39 @@ func (g *GPCPlus) Probability(ds *data.Dataset) ([]float64, error) {
 }
 
 func fitGPCPlus(ctx context.Context, train *data.Dataset, y []float64, v model.Values, opt model.Options) (model.BinaryModel, error) {
+	return fitGPCPlusWith(ctx, train, y, v, opt, plusSettings{fdGradients: true})
+}
+
+// plusSettings are GPC+ fit settings that are not model parameters
+// (benchmarks and tests change them).
+type plusSettings struct {
+	// fdGradients enables the finite-difference gradient where EP skipped
+	// site updates (gpcPlusState.fdGradient); benchmarks switch it off to
+	// measure the fixed-point formula alone.
+	fdGradients bool
+	// observe, when set, sees every evidence evaluation of type-II ML:
+	// θ, the EP result (nil after an error) and what evidence returned.
+	observe func(theta []float64, res *ep.Result, err error)
+}
+
+// plusFit is one GPC+ fit: the EP state, the starting θ and the progress
+// reporting.
+type plusFit struct {
+	st       *gpcPlusState
+	train    *data.Dataset
+	v        model.Values
+	opt      model.Options
+	theta    []float64
+	ard      bool
+	nodes    int
+	tk       *ticker
+	frac     float64
+	warnings []string
+	evals    int
+	rejected int
+}
+
+func newPlusFit(ctx context.Context, train *data.Dataset, y []float64, v model.Values, opt model.Options) (*plusFit, error) {
 	if err := checkBinary("X", train.X, y); err != nil {
 		return nil, err
 	}
@@ -271,78 +323,159 @@ func fitGPCPlus(ctx context.Context, train *data.Dataset, y []float64, v model.V
 	if err := checkBinary("Z", train.Z, y); err != nil {
 		return nil, fmt.Errorf("gpcplus: privileged block: %w", err)
 	}
-	n, d := train.X.Dims()
+	_, d := train.X.Dims()
 	_, dz := train.Z.Dims()
-	ard := v.Bool("ard")
-	nodes := v.Int("quad_nodes")
+	pf := &plusFit{train: train, v: v, opt: opt, ard: v.Bool("ard"), nodes: v.Int("quad_nodes"), tk: &ticker{opt: opt}}
 	st := &gpcPlusState{ctx: ctx, X: train.X, Z: train.Z, y: y, maxSweeps: v.Int("max_sweeps"), tol: epTolSearch, accel: new(ep.Accel),
-		damping: v.Float("damping"), gh: ep.NewGaussHermite(nodes)}
-	thF := startTheta(v.Float("amplitude"), v.Float("lengthscale"), ard, d)
-	thG := startTheta(v.Float("gamplitude"), v.Float("glengthscale"), ard, dz)
+		damping: v.Float("damping"), gh: ep.NewGaussHermite(pf.nodes)}
+	thF := startTheta(v.Float("amplitude"), v.Float("lengthscale"), pf.ard, d)
+	thG := startTheta(v.Float("gamplitude"), v.Float("glengthscale"), pf.ard, dz)
 	st.nf = len(thF)
-	theta := append(append(append([]float64(nil), thF...), thG...), v.Float("gmean"))
-	tk := &ticker{opt: opt}
-	frac := 0.0
+	pf.theta = append(append(append([]float64(nil), thF...), thG...), v.Float("gmean"))
 	st.tick = func(sweep, site int) {
-		tk.report(model.Progress{Fraction: frac, Stage: fmt.Sprintf("EP sweep %d", sweep), Iter: st.sweeps + sweep})
+		pf.tk.report(model.Progress{Fraction: pf.frac, Stage: fmt.Sprintf("EP sweep %d", sweep), Iter: st.sweeps + sweep})
 	}
-	st.gtick = func() { tk.report(model.Progress{Fraction: frac, Stage: "evidence gradient", Iter: st.sweeps}) }
-	var warnings []string
-	var evals int
+	st.gtick = func() { pf.tk.report(model.Progress{Fraction: pf.frac, Stage: "evidence gradient", Iter: st.sweeps}) }
+	pf.st = st
+	return pf, nil
+}
+
+func fitGPCPlusWith(ctx context.Context, train *data.Dataset, y []float64, v model.Values, opt model.Options, set plusSettings) (model.BinaryModel, error) {
+	pf, err := newPlusFit(ctx, train, y, v, opt)
+	if err != nil {
+		return nil, err
+	}
 	if v.Bool("optimize") {
-		hs := hyperSearch{theta0: theta, restarts: v.Int("restarts"), seed: opt.Seed, stall: 4}
-		for i := range theta {
-			isAmp := i == 0 || i == st.nf
-			isMean := i == len(theta)-1
-			hs.free = append(hs.free, i != 0 && (i != st.nf || v.Bool("optimize_gamplitude")))
-			switch {
-			case isMean:
-				hs.lo, hs.hi = append(hs.lo, -20), append(hs.hi, 20)
-			case isAmp:
-				hs.lo, hs.hi = append(hs.lo, logAmpLo), append(hs.hi, logAmpHi)
-			default:
-				hs.lo, hs.hi = append(hs.lo, logLenLo), append(hs.hi, logLenHi)
-			}
+		if err := pf.typeII(ctx, set); err != nil {
+			return nil, err
 		}
-		alt := append(append(append([]float64(nil), startTheta(v.Float("amplitude"), medianDistance(train.X), ard, d)...),
-			startTheta(v.Float("gamplitude"), medianDistance(train.Z), ard, dz)...), v.Float("gmean"))
-		hs.starts = [][]float64{alt}
-		st.fdFree, st.analyticOnly = hs.free, !fdFallback
-		sr, err := optimizeHyper(ctx, hs, st.evidence, func(f float64, msg string) {
-			frac = 0.95 * f
-			tk.report(model.Progress{Fraction: frac, Stage: "type-II ML", Message: msg, Iter: st.sweeps})
-		})
-		if err != nil {
-			return nil, fmt.Errorf("gpcplus: %w", err)
-		}
-		theta, evals = sr.theta, sr.evaluations
-		warnings = append(warnings, sr.warnings...)
 	}
+	return pf.final()
+}
+
+// typeII sets θ by type-II ML: the length-scales and the g mean (and θ_g
+// with optimize_gamplitude) from the parameters' values and from a
+// median-distance start.
+func (pf *plusFit) typeII(ctx context.Context, set plusSettings) error {
+	st, v, theta := pf.st, pf.v, pf.theta
+	hs := hyperSearch{theta0: theta, restarts: v.Int("restarts"), seed: pf.opt.Seed, stall: 4}
+	for i := range theta {
+		isAmp := i == 0 || i == st.nf
+		isMean := i == len(theta)-1
+		hs.free = append(hs.free, i != 0 && (i != st.nf || v.Bool("optimize_gamplitude")))
+		switch {
+		case isMean:
+			hs.lo, hs.hi = append(hs.lo, -20), append(hs.hi, 20)
+		case isAmp:
+			hs.lo, hs.hi = append(hs.lo, logAmpLo), append(hs.hi, logAmpHi)
+		default:
+			hs.lo, hs.hi = append(hs.lo, logLenLo), append(hs.hi, logLenHi)
+		}
+	}
+	_, d := pf.train.X.Dims()
+	_, dz := pf.train.Z.Dims()
+	alt := append(append(append([]float64(nil), startTheta(v.Float("amplitude"), medianDistance(pf.train.X), pf.ard, d)...),
+		startTheta(v.Float("gamplitude"), medianDistance(pf.train.Z), pf.ard, dz)...), v.Float("gmean"))
+	hs.starts = [][]float64{alt}
+	st.fdFree, st.analyticOnly = hs.free, !set.fdGradients
+	ev := st.evidence
+	if set.observe != nil {
+		ev = func(th []float64) (float64, []float64, error) {
+			st.last = nil
+			lz, g, err := st.evidence(th)
+			set.observe(th, st.last, err)
+			return lz, g, err
+		}
+	}
+	sr, err := optimizeHyper(ctx, hs, ev, func(f float64, msg string) {
+		pf.frac = 0.95 * f
+		pf.tk.report(model.Progress{Fraction: pf.frac, Stage: "type-II ML", Message: msg, Iter: st.sweeps})
+	})
+	if err != nil {
+		return fmt.Errorf("gpcplus: %w", err)
+	}
+	pf.theta, pf.evals, pf.rejected = sr.theta, sr.evaluations, sr.rejected
+	pf.warnings = append(pf.warnings, sr.warnings...)
+	return nil
+}
+
+// final runs EP at θ to the final tolerance and builds the model and its
+// report.
+func (pf *plusFit) final() (*GPCPlus, error) {
+	st := pf.st
 	st.tol = epTolFinal
-	res, _, _, err := st.run(theta)
+	res, _, _, err := st.run(pf.theta)
 	if err != nil {
 		return nil, fmt.Errorf("gpcplus: EP failed: %w", err)
 	}
-	if !res.Converged {
-		warnings = append(warnings, fmt.Sprintf("EP did not converge in %d sweeps (max_sweeps)", res.Sweeps))
-	}
+	warnings := append(pf.warnings, epWarnings(res)...)
 	if st.fdGrads > 0 {
-		warnings = append(warnings, fmt.Sprintf("type-II ML: EP skipped site updates at %d of the %d evidence evaluations; their gradients were taken by central finite differences (the fixed-point formula assumes every site moment-matched)", st.fdGrads, evals))
+		warnings = append(warnings, fmt.Sprintf("type-II ML: EP skipped site updates at %d of the %d evidence evaluations; their gradients were taken by central finite differences (the fixed-point formula assumes every site moment-matched)", st.fdGrads, pf.evals))
 	}
 	if res.Skipped > 0 {
 		warnings = append(warnings, fmt.Sprintf("EP skipped %d site updates in its last sweep (they would have made the posterior improper)", res.Skipped))
 	}
-	kf, kg, mg := st.split(theta)
-	g := &GPCPlus{KernelF: kf, KernelG: kg, GMean: mg, X: model.MatrixOf(train.X), SqrtTau: res.SqrtTau(0), Alpha: res.Alpha(0), Nodes: nodes}
+	kf, kg, mg := st.split(pf.theta)
+	g := &GPCPlus{KernelF: kf, KernelG: kg, GMean: mg, X: model.MatrixOf(pf.train.X), SiteTau: append([]float64(nil), res.Tau[0]...), Alpha: res.Alpha(0), Nodes: pf.nodes}
 	negF := 0
 	for _, t := range res.Tau[0] {
 		if t < 0 {
 			negF++
 		}
 	}
-	if negF > 0 {
-		g.SiteTau = append([]float64(nil), res.Tau[0]...)
+	diag := plusDiagnostics(res)
+	n := len(pf.st.y)
+	eg := append([]float64(nil), diag["exp_g_mean"]...)
+	sort.Float64s(eg)
+	q := func(p float64) float64 { return eg[int(math.Round(p*float64(n-1)))] }
+	thetaG := math.Exp(kg.LogAmp)
+	rep := &model.Report{Model: "gpcplus", Params: pf.v.Clone(), NTrain: n, Converged: res.Converged,
+		Iterations: res.Sweeps, Objective: -res.LogZ, NSupport: n,
+		Extras: map[string]float64{
+			"log_marginal_likelihood": res.LogZ,
+			"amplitude":               math.Exp(kf.LogAmp),
+			"lengthscale":             math.Exp(geoMean(kf.LogLen)),
+			"gamplitude":              thetaG,
+			"glengthscale":            math.Exp(geoMean(kg.LogLen)),
+			"gmean":                   mg,
+			// The test-time noise variance e^{g*}, g* ~ N(gmean,
+			// gamplitude) (see Probability): its mean and median. They
+			// summarise the distribution that prediction (eq 9)
+			// integrates over; no prediction plugs either in.
+			"test_noise_variance_mean":   math.Exp(mg + thetaG/2),
+			"test_noise_variance_median": math.Exp(mg),
+			// easy / typical / hard training samples for the likelihood-slope
+			// plot (paper Fig. 1): Φ(f/√s) with s these exp(g) values
+			"exp_g_q10":            q(0.1),
+			"exp_g_median":         q(0.5),
+			"exp_g_q90":            q(0.9),
+			"ep_sweeps":            float64(res.Sweeps),
+			"ep_sweeps_total":      float64(st.sweeps),
+			"ep_damping":           res.Damping,
+			"ep_retries":           float64(st.retries),
+			"rejected_evaluations": float64(pf.rejected),
+			"ep_tol_search":        epTolSearch,
+			"ep_tol_final":         epTolFinal,
+			"ep_skipped_updates":   float64(res.Skipped),
+			"f_negative_sites":     float64(negF),
+			"evidence_evaluations": float64(pf.evals),
+			"fd_gradients":         float64(st.fdGrads),
+			"fd_gradient_sweeps":   float64(st.fdSweeps),
+		},
+		Diagnostics: diag,
+		Warnings:    warnings,
 	}
+	for i := 0; i < n; i++ {
+		rep.Support = append(rep.Support, i)
+	}
+	g.Rep = rep
+	pf.opt.Report(model.Progress{Fraction: 1, Stage: "done", Iter: st.sweeps})
+	return g, nil
+}
+
+// plusDiagnostics are the per-sample posterior summaries of f and g.
+func plusDiagnostics(res *ep.Result) map[string][]float64 {
+	n := len(res.Mu[0])
 	diag := map[string][]float64{}
 	for _, k := range []string{"f_mean", "f_sd", "g_mean", "g_sd", "exp_g_mean", "exp_g_sd", "slope"} {
 		diag[k] = make([]float64, n)
@@ -359,42 +492,5 @@ func fitGPCPlus(ctx context.Context, train *data.Dataset, y []float64, v model.V
 		// posterior mean of the likelihood slope factor e^{−g/2} (Φ(y f e^{−g/2}))
 		diag["slope"][i] = math.Exp(-mu/2 + s2/8)
 	}
-	eg := append([]float64(nil), diag["exp_g_mean"]...)
-	sort.Float64s(eg)
-	q := func(p float64) float64 { return eg[int(math.Round(p*float64(n-1)))] }
-	rep := &model.Report{Model: "gpcplus", Params: v.Clone(), NTrain: n, Converged: res.Converged,
-		Iterations: res.Sweeps, Objective: -res.LogZ, NSupport: n,
-		Extras: map[string]float64{
-			"log_marginal_likelihood": res.LogZ,
-			"amplitude":               math.Exp(kf.LogAmp),
-			"lengthscale":             math.Exp(geoMean(kf.LogLen)),
-			"gamplitude":              math.Exp(kg.LogAmp),
-			"glengthscale":            math.Exp(geoMean(kg.LogLen)),
-			"gmean":                   mg,
-			// test-time noise: g ~ N(gmean, gamplitude); its mean e^g:
-			"test_noise_exp_g_mean": math.Exp(mg + math.Exp(kg.LogAmp)/2),
-			// easy / typical / hard training samples for the likelihood-slope
-			// plot (paper Fig. 1): Φ(f/√s) with s these exp(g) values
-			"exp_g_q10":            q(0.1),
-			"exp_g_median":         q(0.5),
-			"exp_g_q90":            q(0.9),
-			"ep_sweeps":            float64(res.Sweeps),
-			"ep_sweeps_total":      float64(st.sweeps),
-			"ep_tol_search":        epTolSearch,
-			"ep_tol_final":         epTolFinal,
-			"ep_skipped_updates":   float64(res.Skipped),
-			"f_negative_sites":     float64(negF),
-			"evidence_evaluations": float64(evals),
-			"fd_gradients":         float64(st.fdGrads),
-			"fd_gradient_sweeps":   float64(st.fdSweeps),
-		},
-		Diagnostics: diag,
-		Warnings:    warnings,
-	}
-	for i := 0; i < n; i++ {
-		rep.Support = append(rep.Support, i)
-	}
-	g.Rep = rep
-	opt.Report(model.Progress{Fraction: 1, Stage: "done", Iter: st.sweeps})
-	return g, nil
+	return diag
 }

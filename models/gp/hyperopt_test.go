@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// A trial point far outside the box is not evaluated (farPenalty): on an
+// A trial point far outside the box is not evaluated (hyperSearch.farPenalty): on an
 // evidence that grows linearly along one coordinate (zero curvature, so
 // L-BFGS's steps along it are unbounded) the search must reach the same
 // constrained optimum as with every point evaluated, the evidence must only
@@ -15,8 +15,6 @@ import (
 func TestOptimizeHyperFarSteps(t *testing.T) {
 	lo, hi := []float64{-5, -5, -5}, []float64{5, 5, 5}
 	run := func(far float64) (*searchResult, int) {
-		defer func(old float64) { farPenalty = old }(farPenalty)
-		farPenalty = far
 		calls := 0
 		ev := func(th []float64) (float64, []float64, error) {
 			calls++
@@ -30,7 +28,7 @@ func TestOptimizeHyperFarSteps(t *testing.T) {
 			lz := -0.5*(th[0]-1)*(th[0]-1) - 2*(th[1]+0.5)*(th[1]+0.5) + 3*th[2]
 			return lz, []float64{-(th[0] - 1), -4 * (th[1] + 0.5), 3}, nil
 		}
-		hs := hyperSearch{theta0: []float64{0, 0, 0}, free: []bool{true, true, true}, lo: lo, hi: hi}
+		hs := hyperSearch{theta0: []float64{0, 0, 0}, free: []bool{true, true, true}, lo: lo, hi: hi, farPenalty: far}
 		sr, err := optimizeHyper(context.Background(), hs, ev, nil)
 		if err != nil {
 			t.Fatal(err)

@@ -41,9 +41,13 @@ func TestEPSlowModeIsTheScaleShiftSymmetry(t *testing.T) {
 	gs := &gpcState{ctx: ctx, X: ds.X, y: y, maxSweeps: 1, tol: 1e-12}
 	var gx [][]float64
 	for k := 0; k < 8; k++ {
-		if _, _, _, err := gs.run([]float64{0, 0}); err != nil {
+		// one sweep per run, continued from the last run's (unconverged)
+		// sites, which run itself keeps only after convergence
+		r, _, _, err := gs.run([]float64{0, 0})
+		if err != nil {
 			t.Fatal(err)
 		}
+		gs.warm = &r.Sites
 		gx = append(gx, flatSites(gs.warm))
 	}
 	gr := sweepStats(gx)
@@ -59,9 +63,11 @@ func TestEPSlowModeIsTheScaleShiftSymmetry(t *testing.T) {
 	var tangent []float64
 	const sweeps = 16
 	for k := 0; k < sweeps; k++ {
-		if _, _, _, err := ps.run([]float64{0, 0, 0, 0, 0}); err != nil {
+		r, _, _, err := ps.run([]float64{0, 0, 0, 0, 0})
+		if err != nil {
 			t.Fatal(err)
 		}
+		ps.warm = &r.Sites
 		px = append(px, flatSites(ps.warm))
 	}
 	{

@@ -61,8 +61,12 @@ type Options struct {
 	// Accel, with Extrapolate, carries the acceleration's history from one
 	// Run to the next (see Accel); nil starts afresh.
 	Accel *Accel
-	// Progress, if set, is called every few sites (sweep from 1).
+	// Progress, if set, is called every few sites (sweep from 1; a rerun
+	// counts its sweeps from 1 again).
 	Progress func(sweep, site int)
+	// Retries > 0 reruns EP with the damping halved, up to Retries times,
+	// when a run stalls or fails numerically (see Run); 0 never reruns.
+	Retries int
 }
 
 // Accel holds Anderson acceleration's secant history between Runs at
@@ -72,19 +76,31 @@ type Options struct {
 // previous run's residual differences let the first sweeps of the next one
 // extrapolate along them at once instead of rediscovering them. The fixed
 // point is unchanged. An Accel is not safe for concurrent Runs.
-type Accel struct{ a anderson }
+type Accel struct {
+	a       anderson
+	damping float64 // damping of the sweep map a's pairs come from (0: none yet)
+}
 
 // Result is a converged (or stopped) EP approximation.
 type Result struct {
 	Sites
 	Mu, Var   [][]float64 // posterior marginal means / variances per block
 	LogZ      float64     // EP approximation of the log marginal likelihood (R&W eq 3.65)
-	Sweeps    int
+	Sweeps    int         // sweeps of this run (TotalSweeps counts the abandoned runs too)
 	Converged bool
 	Skipped   int // site updates skipped in the last sweep (negative precision or invalid cavity)
-	blocks    []*blockState
-	tick      func() // progress between the blocked steps of recompute
-	ctx       context.Context
+	// Damping is the damping δ of this run: Options.Damping, or a smaller
+	// one after retries.
+	Damping float64
+	// Stalled: the run's site changes stopped shrinking (stallSweeps). With
+	// retries left Run abandons such a run; the last one is returned as is
+	// (Converged tells whether it still converged).
+	Stalled bool
+	// Retried lists the runs abandoned before this one (Options.Retries).
+	Retried []Attempt
+	blocks  []*blockState
+	tick    func() // progress between the blocked steps of recompute
+	ctx     context.Context
 }
 
 type blockState struct {
@@ -125,251 +141,6 @@ func (bs *blockState) kDense() []float64 {
 		}
 	}
 	return bs.kd
-}
-
-// Anderson acceleration settings (Options.Extrapolate): the memory (number
-// of residual differences) and the largest relative site change of a sweep
-// at which acceleration starts (before that EP is far from its linear
-// regime and the history would mislead it).
-var (
-	andersonMemory = 5
-	andersonStart  = 0.5
-)
-
-// evidenceNear: Run evaluates the evidence only for sweeps that moved no
-// site by more than evidenceNear·SiteTol (see Run). Late sweeps shrink the
-// site changes by 3–80× each (GPC+ … GPC), so the sweep before the one
-// that converges is always within 1000·SiteTol and no sweep is added.
-const evidenceNear = 1000
-
-// ErrNumerical is returned when EP meets a non-finite quantity.
-var ErrNumerical = errors.New("ep: numerical failure (non-finite site or evidence)")
-
-// Run performs sequential EP (R&W algorithm 3.5 generalised to independent
-// blocks sharing one site per sample, paper 002 eqs 10–11): for each site the
-// cavity is formed per block, the tilted moments come from site, the site is
-// updated (damped; an update whose cavity is invalid, or that would make a
-// site precision negative in a block without AllowNegative, or the
-// posterior improper, is skipped), and the posterior is updated by a
-// rank-one downdate. After each sweep the posterior is recomputed from
-// scratch through L = chol(I + S̃^½ K S̃^½) and, once the sites are close to
-// converged (evidenceNear), the EP evidence is evaluated. Run stops when the
-// evidence changes by less than Tol between two sweeps and no site moves by
-// more than SiteTol (relative) in the second, or after MaxSweeps sweeps
-// (Converged = false).
-func Run(ctx context.Context, blocks []Block, site SiteFunc, opt Options) (*Result, error) {
-	if len(blocks) == 0 {
-		return nil, errors.New("ep: no latent blocks")
-	}
-	n, _ := blocks[0].K.Dims()
-	if n == 0 {
-		return nil, errors.New("ep: no samples")
-	}
-	for _, b := range blocks {
-		if r, _ := b.K.Dims(); r != n || (b.Mean != nil && len(b.Mean) != n) {
-			return nil, errors.New("ep: blocks of different sizes")
-		}
-	}
-	if opt.MaxSweeps <= 0 {
-		opt.MaxSweeps = 100
-	}
-	if opt.Tol <= 0 {
-		opt.Tol = 1e-6
-	}
-	if opt.SiteTol <= 0 {
-		opt.SiteTol = 1e-4
-	}
-	if opt.Damping <= 0 || opt.Damping > 1 {
-		opt.Damping = 1
-	}
-	nb := len(blocks)
-	res := &Result{Sites: Sites{Tau: make([][]float64, nb), Nu: make([][]float64, nb)},
-		Mu: make([][]float64, nb), Var: make([][]float64, nb), blocks: make([]*blockState, nb)}
-	for b, blk := range blocks {
-		res.Tau[b] = make([]float64, n)
-		res.Nu[b] = make([]float64, n)
-		if opt.Init != nil && len(opt.Init.Tau) == nb && len(opt.Init.Tau[b]) == n && len(opt.Init.Nu[b]) == n {
-			copy(res.Tau[b], opt.Init.Tau[b])
-			copy(res.Nu[b], opt.Init.Nu[b])
-		}
-		m0 := blk.Mean
-		if m0 == nil {
-			m0 = make([]float64, n)
-		}
-		res.blocks[b] = &blockState{neg: blk.AllowNegative, k: blk.K, m0: m0, sigma: mat.NewSymDense(n, nil), mu: make([]float64, n), sW: make([]float64, n)}
-	}
-	sweepNow := 0
-	res.ctx = ctx
-	res.tick = func() {
-		if opt.Progress != nil {
-			opt.Progress(sweepNow, n)
-		}
-	}
-	if opt.Progress != nil {
-		for _, bs := range res.blocks {
-			bs.tick = res.tick
-		}
-	}
-	if err := res.recompute(); err != nil {
-		if opt.Init == nil {
-			return nil, err
-		}
-		// A warm start that does not factorise: start again from zero sites.
-		for b := range res.Tau {
-			for i := range res.Tau[b] {
-				res.Tau[b][i], res.Nu[b][i] = 0, 0
-			}
-		}
-		if err := res.recompute(); err != nil {
-			return nil, err
-		}
-	}
-	m, v, dm, d2 := make([]float64, nb), make([]float64, nb), make([]float64, nb), make([]float64, nb)
-	cols := make([][]float64, nb)
-	for b := range cols {
-		cols[b] = make([]float64, n)
-	}
-	// The evidence costs a tilted normaliser per site (a quadrature for
-	// GPC+) and only the convergence test reads it, at two consecutive
-	// sweeps of which the second moved no site by SiteTol: it is computed
-	// once the sweeps come within evidenceNear·SiteTol, and after the last.
-	var prev float64
-	havePrev := false
-	// Progress and ctx every `every` sites: each site costs O(n²) per block
-	// (the rank-one update), so about 2¹⁷·blocks flops between reports.
-	every := max(1, min(8, (1<<17)/(n*n)))
-	var aa *anderson
-	var xs, gs, cand []float64
-	if opt.Extrapolate {
-		if opt.Accel != nil {
-			aa = &opt.Accel.a
-			aa.m = andersonMemory
-			aa.restart(2 * nb * n)
-		} else {
-			aa = &anderson{m: andersonMemory}
-		}
-	}
-	for sweep := 1; sweep <= opt.MaxSweeps; sweep++ {
-		sweepNow = sweep
-		res.Skipped = 0
-		moved := 0.0
-		if aa != nil {
-			xs = res.Sites.flatten(xs)
-		}
-		for i := 0; i < n; i++ {
-			if i%every == 0 {
-				if err := ctx.Err(); err != nil {
-					return nil, err
-				}
-				if opt.Progress != nil {
-					opt.Progress(sweep, i)
-				}
-			}
-			ok := true
-			for b, bs := range res.blocks {
-				bs.column(i, cols[b])
-				sii := cols[b][i]
-				tauC := 1/sii - res.Tau[b][i]
-				nuC := bs.mu[i]/sii - res.Nu[b][i]
-				if !(tauC > 0) || math.IsInf(tauC, 0) {
-					ok = false
-					break
-				}
-				v[b] = 1 / tauC
-				m[b] = nuC / tauC
-			}
-			if !ok {
-				res.Skipped++
-				continue
-			}
-			lz := site(i, m, v, dm, d2)
-			if math.IsNaN(lz) {
-				return nil, fmt.Errorf("%w: site %d", ErrNumerical, i)
-			}
-			for b, bs := range res.blocks {
-				// den ≤ 0: the tilted variance v·den is not positive (a
-				// failed site function; the probit and GPC+ sites give a
-				// positive one in exact arithmetic).
-				den := 1 + d2[b]*v[b]
-				if !(den > 0) || math.IsNaN(dm[b]) || math.IsInf(dm[b], 0) {
-					res.Skipped++
-					continue
-				}
-				tauNew := -d2[b] / den
-				nuNew := (dm[b] - m[b]*d2[b]) / den
-				tauOld, nuOld := res.Tau[b][i], res.Nu[b][i]
-				tauNew = (1-opt.Damping)*tauOld + opt.Damping*tauNew
-				nuNew = (1-opt.Damping)*nuOld + opt.Damping*nuNew
-				// Without AllowNegative a negative τ̃ (a log-convex site,
-				// d2 > 0) is skipped. With it, the update is kept if the
-				// posterior stays proper: 1 + Δτ̃ Σᵢᵢ = Σᵢᵢ (τ₋ + τ̃_new) > 0.
-				// Given τ₋ > 0 and den > 0 that holds in exact arithmetic
-				// (τ₋ + τ̃_new = (1−δ)/Σᵢᵢ + δ τ₋²/(τ₋ + d2) > 0), so this
-				// check only catches round-off, when d2·v ≳ 1e16 makes
-				// τ₋ + τ̃_new cancel (TestRunSkipsRoundOffImproperUpdate).
-				if tauNew < 0 && (!bs.neg || !(1+(tauNew-tauOld)*cols[b][i] > 0)) {
-					res.Skipped++
-					continue
-				}
-				dTau, dNu := tauNew-tauOld, nuNew-nuOld
-				moved = math.Max(moved, math.Max(math.Abs(dTau)/(1+math.Abs(tauNew)), math.Abs(dNu)/(1+math.Abs(nuNew))))
-				res.Tau[b][i], res.Nu[b][i] = tauNew, nuNew
-				bs.update(i, dTau, dNu, cols[b])
-			}
-		}
-		// Anderson acceleration (Options.Extrapolate) once the sweeps are in
-		// their linear regime: the posterior is recomputed at the
-		// accelerated point instead of the swept one; if that point has no
-		// proper posterior EP goes on from the swept sites.
-		accelerated := false
-		if aa != nil {
-			if moved < andersonStart {
-				gs = res.Sites.flatten(gs)
-				if len(cand) != len(gs) {
-					cand = make([]float64, len(gs))
-				}
-				if aa.step(xs, gs, cand) {
-					res.Sites.unflatten(cand, res.blocks)
-					if res.recompute() == nil && res.proper() {
-						accelerated = true
-					} else {
-						res.Sites.unflatten(gs, nil)
-						aa.reset()
-					}
-				}
-			} else {
-				aa.reset()
-			}
-		}
-		if !accelerated {
-			if err := res.recompute(); err != nil {
-				return nil, err
-			}
-		}
-		res.Sweeps = sweep
-		if moved >= evidenceNear*opt.SiteTol && sweep < opt.MaxSweeps {
-			havePrev = false
-			continue
-		}
-		lz, err := res.evidence(site)
-		if err != nil {
-			return nil, err
-		}
-		res.LogZ = lz
-		if havePrev && math.Abs(lz-prev) < opt.Tol && moved < opt.SiteTol {
-			res.Converged = true
-			break
-		}
-		prev, havePrev = lz, true
-	}
-	for b, bs := range res.blocks {
-		res.Mu[b] = append([]float64(nil), bs.mu...)
-		res.Var[b] = make([]float64, n)
-		for i := range res.Var[b] {
-			res.Var[b][i] = bs.sigma.At(i, i)
-		}
-	}
-	return res, nil
 }
 
 // flatten appends the site parameters (τ̃ then ν̃ of every block) to dst[:0].
