@@ -93,6 +93,7 @@ type mpConfig struct {
 	Kernel                 kernel.Kernel
 	Correcting             bool
 	Rule                   string
+	Solver                 mpSolverOptions
 }
 
 func mpConfigOf(v model.Values) (mpConfig, error) {
@@ -592,12 +593,19 @@ type mpSolved struct {
 // QP, solved exactly by ncqp), then, for C > 0, majorisation–minimisation
 // steps (see soft) from there until the slacks stop moving.
 func solveMP(ctx context.Context, pb *mpProblem, opt model.Options, stage string) (*mpSolved, error) {
-	const maxRounds = 200
-	s := &mpSolved{pb: pb, conv: true}
-	progress := func(sweep int, r float64) {
-		opt.Report(model.Progress{Fraction: -1, Stage: stage, Iter: sweep, Message: fmt.Sprintf("step %d, residual %.2g", s.rounds, r)})
+	s, err := solveC0(ctx, pb, opt, stage)
+	if err != nil || pb.cfg.C == 0 {
+		return s, err
 	}
-	res, err := ncqp.Solve(ctx, pb.dualC0(), ncqp.Options{MaxSweeps: mpMaxSweeps, Progress: progress})
+	return s, majorise(ctx, s, opt, stage)
+}
+
+// solveC0 solves (31) at C = 0, the exact dual of the convex (10) without
+// the coupling.
+func solveC0(ctx context.Context, pb *mpProblem, opt model.Options, stage string) (*mpSolved, error) {
+	so := pb.cfg.Solver.withDefaults()
+	s := &mpSolved{pb: pb, conv: true}
+	res, err := ncqp.Solve(ctx, pb.dualC0(), ncqp.Options{MaxSweeps: so.MaxSweeps, Progress: s.progress(opt, stage)})
 	if err != nil {
 		return nil, err
 	}
@@ -606,19 +614,34 @@ func solveMP(ctx context.Context, pb *mpProblem, opt model.Options, stage string
 	s.uA, s.uB = pb.planes(res.X)
 	s.xiA, s.xiB = pb.slacks(s.uA, s.uB)
 	s.history = append(s.history, pb.primal(s.uA, s.uB, s.xiA, s.xiB))
-	if pb.cfg.C == 0 {
-		s.kkt = pb.kkt(s.x, s.uA, s.uB, s.xiA, s.xiB)
-		return s, nil
+	s.kkt = pb.kkt(s.x, s.uA, s.uB, s.xiA, s.xiB)
+	return s, nil
+}
+
+// progress returns the inner solvers' progress callback.
+func (s *mpSolved) progress(opt model.Options, stage string) func(sweep int, r float64) {
+	return func(sweep int, r float64) {
+		opt.Report(model.Progress{Fraction: -1, Stage: stage, Iter: sweep, Message: fmt.Sprintf("step %d, residual %.2g", s.rounds, r)})
 	}
+}
+
+// majorise runs majorisation–minimisation steps on (10) from the state s
+// (multipliers x as the inner solver's warm start, slacks ξ, objective
+// history) until the slacks are a fixed point (ξ* = ξ⁰), where the step's
+// KKT conditions are exactly those of (10). Each accepted step lowers (10).
+func majorise(ctx context.Context, s *mpSolved, opt model.Options, stage string) error {
+	pb := s.pb
+	so := pb.cfg.Solver.withDefaults()
+	progress := s.progress(opt, stage)
 	innerTol := 1e-3 // inexact early steps: the inner tolerance follows the slack movement
 	for s.rounds = 1; ; s.rounds++ {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
 		opt.Report(model.Progress{Fraction: -1, Stage: stage, Iter: s.rounds, Message: fmt.Sprintf("majorisation step %d", s.rounds)})
-		sr, err := ncqp.SolveSoft(ctx, pb.soft(s.xiA, s.xiB, s.x), ncqp.Options{Tol: innerTol, MaxSweeps: mpStepSweeps, Progress: progress})
+		sr, err := ncqp.SolveSoft(ctx, pb.soft(s.xiA, s.xiB, s.x), ncqp.Options{Tol: innerTol, MaxSweeps: so.StepSweeps, Progress: progress})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		uA, uB := pb.planes(sr.X)
 		starA, starB := make([]float64, pb.m), make([]float64, pb.m)
@@ -629,22 +652,22 @@ func solveMP(ctx context.Context, pb *mpProblem, opt model.Options, stage string
 			size = math.Max(size, math.Max(starA[j], starB[j]))
 		}
 		s.x, s.uA, s.uB = sr.X, uA, uB
-		if mpDebug {
-			fmt.Printf("step %d: sweeps %d resid %.2g tol %.1g move %.3g size %.3g J %.8g kkt %.2g\n", s.rounds, sr.Sweeps, sr.Residual, innerTol, move, size, s.history[len(s.history)-1], pb.kkt(sr.X, uA, uB, starA, starB))
+		if so.Trace != nil {
+			so.Trace(fmt.Sprintf("step %d: sweeps %d resid %.2g tol %.1g move %.3g size %.3g J %.8g kkt %.2g", s.rounds, sr.Sweeps, sr.Residual, innerTol, move, size, s.history[len(s.history)-1], pb.kkt(sr.X, uA, uB, starA, starB)))
 		}
 		if innerTol > 1e-7 && move <= 1e-2*size {
 			innerTol = math.Max(1e-7, math.Min(innerTol, move/size)*1e-2)
 			continue
 		}
 		kkt := pb.kkt(sr.X, uA, uB, starA, starB)
-		if move <= 1e-7*size || kkt <= 0.1*mpKKTTol || s.rounds == maxRounds {
+		if move <= 1e-7*size || kkt <= 0.1*so.KKTTol || s.rounds == so.MaxRounds {
 			// Fixed point: ξ* = ξ⁰, so the subproblem's KKT conditions are
 			// those of (10); keep ξ* with its multipliers.
 			s.xiA, s.xiB = starA, starB
 			s.history = append(s.history, pb.primal(uA, uB, starA, starB))
 			s.kkt = kkt
-			s.conv = kkt <= mpKKTTol
-			return s, nil
+			s.conv = kkt <= so.KKTTol
+			return nil
 		}
 		// The smallest feasible slacks only lower (10). An inexact inner
 		// solve may not: then the step is repeated from the same slacks
@@ -680,6 +703,57 @@ func fitMP(ctx context.Context, train *data.Dataset, y []float64, cfg mpConfig, 
 // fitMPWith fits MPWTSVM; inspect (tests) receives both solved problems.
 func fitMPWith(ctx context.Context, train *data.Dataset, y []float64, cfg mpConfig, opt model.Options, inspect func(p1, p2 *mpSolved)) (*mpModel, error) {
 	start := time.Now()
+	su, err := prepareMP(ctx, train, y, cfg, opt)
+	if err != nil {
+		return nil, err
+	}
+	var solved [2]*mpSolved
+	for k, stage := range []string{"problem (31): planes of the +1 class", "problem (32): planes of the −1 class"} {
+		frac := 0.05 + 0.45*float64(k)
+		opt.Report(model.Progress{Fraction: frac, Stage: stage, Message: "forming H₁, H₂"})
+		pb, err := su.problem(k, cfg, func() error {
+			opt.Report(model.Progress{Fraction: frac, Stage: stage, Message: "forming H₁, H₂"})
+			return ctx.Err()
+		})
+		if err == nil {
+			err = ctx.Err()
+		}
+		if err == nil {
+			solved[k], err = solveMP(ctx, pb, opt, stage)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("mpwtsvm: %w", err)
+		}
+	}
+	if inspect != nil {
+		inspect(solved[0], solved[1])
+	}
+	m, err := su.model(cfg, solved[0], solved[1])
+	if err != nil {
+		return nil, err
+	}
+	m.Rep.TrainSeconds = time.Since(start).Seconds()
+	return m, nil
+}
+
+// mpSetup is what both problems (10) and (11) are built from: the
+// training data's classes, both views' k-NN graphs (eqs 7-9) and
+// augmented features.
+type mpSetup struct {
+	n          int
+	pos, neg   []int
+	featA      *features
+	featB      *features
+	augA, augB *mat.Dense
+	// graphs: within-class weights d of the plane's class and between-class
+	// indicators f of the other class, per view; index 0 for problem (10)
+	// (planes of the +1 class), 1 for (11).
+	d, f     [2][2][]float64 // [problem][view]
+	warnings []string
+}
+
+// prepareMP validates the data and computes the graphs and features.
+func prepareMP(ctx context.Context, train *data.Dataset, y []float64, cfg mpConfig, opt model.Options) (*mpSetup, error) {
 	if train == nil || train.X == nil {
 		return nil, data.ErrNoData
 	}
@@ -690,11 +764,11 @@ func fitMPWith(ctx context.Context, train *data.Dataset, y []float64, cfg mpConf
 	if len(y) != n {
 		return nil, fmt.Errorf("mpwtsvm: %d labels for %d rows", len(y), n)
 	}
-	pos, neg := splitClasses(y)
-	if err := checkClasses(train, pos, neg, cfg.K, 2); err != nil {
+	su := &mpSetup{n: n}
+	su.pos, su.neg = splitClasses(y)
+	if err := checkClasses(train, su.pos, su.neg, cfg.K, 2); err != nil {
 		return nil, fmt.Errorf("mpwtsvm: %w", err)
 	}
-	rep := &model.Report{Model: "mpwtsvm", NTrain: n, Converged: true}
 	for _, vw := range []struct {
 		name string
 		x    *mat.Dense
@@ -704,79 +778,94 @@ func fitMPWith(ctx context.Context, train *data.Dataset, y []float64, cfg mpConf
 			return nil, fmt.Errorf("mpwtsvm: %w", err)
 		}
 		if w != "" {
-			rep.Warnings = append(rep.Warnings, w)
+			su.warnings = append(su.warnings, w)
 		}
 	}
-	opt.Report(model.Progress{Fraction: 0, Message: "k-nearest-neighbour graphs of both views"})
-	distA := sqDist(train.X)
-	opt.Report(model.Progress{Fraction: 0, Message: "k-nearest-neighbour graphs of both views"})
-	distB := sqDist(train.Z)
-	opt.Report(model.Progress{Fraction: 0, Message: "k-nearest-neighbour graphs of both views"})
 	k := cfg.K
-	// Problem (10): own = positives; (11): own = negatives.
-	dAp, dBp := withinWeights(distA, pos, k), withinWeights(distB, pos, k)
-	dAn, dBn := withinWeights(distA, neg, k), withinWeights(distB, neg, k)
-	fAn, fBn := betweenIndicators(distA, pos, neg, k), betweenIndicators(distB, pos, neg, k)
-	fAp, fBp := betweenIndicators(distA, neg, pos, k), betweenIndicators(distB, neg, pos, k)
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	opt.Report(model.Progress{Fraction: 0, Message: "kernel features"})
-	featA, featB := newFeatures(cfg.Kernel, train.X), newFeatures(cfg.Kernel, train.Z)
-	augA, err := featA.augment(train.X)
-	if err != nil {
-		return nil, err
-	}
-	opt.Report(model.Progress{Fraction: 0, Message: "kernel features"})
-	augB, err := featB.augment(train.Z)
-	if err != nil {
-		return nil, err
-	}
-	solve := func(own []int, dA, dB []float64, other []int, fA, fB []float64, sign float64, stage string, frac float64) (*mpSolved, error) {
-		opt.Report(model.Progress{Fraction: frac, Stage: stage, Message: "forming H₁, H₂"})
-		pb, err := newMPTick(augA, augB, own, dA, dB, other, fA, fB, sign, cfg, func() error {
-			opt.Report(model.Progress{Fraction: frac, Stage: stage, Message: "forming H₁, H₂"})
-			return ctx.Err()
-		})
-		if err != nil {
-			return nil, err
-		}
+	for v, x := range []*mat.Dense{train.X, train.Z} {
+		opt.Report(model.Progress{Fraction: 0, Message: "k-nearest-neighbour graphs of both views"})
+		dist := sqDist(x)
+		// Problem (10): own = positives; (11): own = negatives.
+		su.d[0][v], su.f[0][v] = withinWeights(dist, su.pos, k), betweenIndicators(dist, su.pos, su.neg, k)
+		su.d[1][v], su.f[1][v] = withinWeights(dist, su.neg, k), betweenIndicators(dist, su.neg, su.pos, k)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		return solveMP(ctx, pb, opt, stage)
 	}
-	s1, err := solve(pos, dAp, dBp, neg, fAn, fBn, -1, "problem (31): planes of the +1 class", 0.05)
-	if err != nil {
-		return nil, fmt.Errorf("mpwtsvm: %w", err)
+	opt.Report(model.Progress{Fraction: 0, Message: "kernel features"})
+	su.featA, su.featB = newFeatures(cfg.Kernel, train.X), newFeatures(cfg.Kernel, train.Z)
+	var err error
+	if su.augA, err = su.featA.augment(train.X); err != nil {
+		return nil, err
 	}
-	s2, err := solve(neg, dAn, dBn, pos, fAp, fBp, 1, "problem (32): planes of the −1 class", 0.5)
-	if err != nil {
-		return nil, fmt.Errorf("mpwtsvm: %w", err)
+	opt.Report(model.Progress{Fraction: 0, Message: "kernel features"})
+	if su.augB, err = su.featB.augment(train.Z); err != nil {
+		return nil, err
 	}
-	if inspect != nil {
-		inspect(s1, s2)
+	return su, nil
+}
+
+// problem forms problem (10) (k = 0) or (11) (k = 1) with cfg's penalties.
+func (su *mpSetup) problem(k int, cfg mpConfig, tick func() error) (*mpProblem, error) {
+	own, other, sign := su.pos, su.neg, -1.0
+	if k == 1 {
+		own, other, sign = su.neg, su.pos, 1
 	}
-	m := &mpModel{FeatA: featA, FeatB: featB, Rule: cfg.Rule, Rep: rep}
-	uAp, uBp := s1.uA, s1.uB
-	uAn, uBn := s2.uA, s2.uB
+	return newMPTick(su.augA, su.augB, own, su.d[k][0], su.d[k][1], other, su.f[k][0], su.f[k][1], sign, cfg, tick)
+}
+
+// model builds the fitted model and its report from the solved (10) and
+// (11).
+func (su *mpSetup) model(cfg mpConfig, s1, s2 *mpSolved) (*mpModel, error) {
+	rep := &model.Report{Model: "mpwtsvm", NTrain: su.n, Converged: true, Warnings: append([]string(nil), su.warnings...)}
+	m := &mpModel{FeatA: su.featA, FeatB: su.featB, Rule: cfg.Rule, Rep: rep}
 	for _, pl := range []struct {
 		dst  *plane
 		u    []float64
 		name string
-	}{{&m.APos, uAp, "A+"}, {&m.BPos, uBp, "B+"}, {&m.ANeg, uAn, "A−"}, {&m.BNeg, uBn, "B−"}} {
+	}{{&m.APos, s1.uA, "A+"}, {&m.BPos, s1.uB, "B+"}, {&m.ANeg, s2.uA, "A−"}, {&m.BNeg, s2.uB, "B−"}} {
+		var err error
 		if *pl.dst, err = planeOf(pl.u); err != nil {
 			return nil, fmt.Errorf("mpwtsvm: plane %s: %w", pl.name, err)
 		}
 	}
-	// Diagnostics per training row: each row is a constraint of the problem
-	// of the other class.
+	dropped := su.diagnostics(rep, s1, s2)
+	j1, j2 := s1.history[len(s1.history)-1], s2.history[len(s2.history)-1]
+	rep.Objective = j1 + j2
+	rep.Iterations = len(s1.history) + len(s2.history)
+	kktTol := cfg.Solver.withDefaults().KKTTol
+	rep.Converged = s1.conv && s2.conv && s1.kkt <= kktTol && s2.kkt <= kktTol
+	if !rep.Converged {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("MPWTSVM stopped before convergence (steps %d and %d, KKT violations of (10)/(11) %.2g and %.2g)", s1.rounds, s2.rounds, s1.kkt, s2.kkt))
+	}
+	n := float64(su.n)
+	rep.Extras = map[string]float64{
+		"kkt_residual_10": s1.kkt, "kkt_residual_11": s2.kkt,
+		"primal_objective_10": j1, "primal_objective_11": j2,
+		"rounds_10": float64(s1.rounds), "rounds_11": float64(s2.rounds),
+		"dropped_fraction_A": dropped[0] / n, "dropped_fraction_B": dropped[1] / n, "dropped_fraction": dropped[2] / n,
+		"norm_A+": m.APos.norm(), "norm_A-": m.ANeg.norm(), "norm_B+": m.BPos.norm(), "norm_B-": m.BNeg.norm(),
+		"ridge_A+": s1.pb.sysA.Ridge, "ridge_B+": s1.pb.sysB.Ridge, "ridge_A-": s2.pb.sysA.Ridge, "ridge_B-": s2.pb.sysB.Ridge,
+	}
+	return m, nil
+}
+
+// diagnostics fills the per-row diagnostics and the support set of rep
+// (each training row is a constraint of the problem of the other class)
+// and returns the numbers of rows dropped in view A, view B and both.
+func (su *mpSetup) diagnostics(rep *model.Report, s1, s2 *mpSolved) [3]float64 {
+	n := su.n
 	diag := map[string][]float64{}
 	for _, key := range []string{"alpha_A", "alpha_B", "lambda_A", "lambda_B", "xi_A", "xi_B", "dropped_A", "dropped_B", "dropped", "weight_A", "weight_B", "alpha"} {
 		diag[key] = make([]float64, n)
 	}
-	nDropA, nDropB, nDrop := 0.0, 0.0, 0.0
-	fill := func(s *mpSolved, rows []int, fA, fB []float64, dA, dB []float64, own []int) {
+	var dropped [3]float64
+	for k, s := range []*mpSolved{s1, s2} {
+		rows, own := su.neg, su.pos
+		if k == 1 {
+			rows, own = su.pos, su.neg
+		}
+		fA, fB := su.f[k][0], su.f[k][1]
 		x := s.x
 		blocks := map[string][]float64{"alpha_A": s.pb.block(x, blkAlphaA), "alpha_B": s.pb.block(x, blkAlphaB),
 			"lambda_A": s.pb.block(x, blkLambdaA), "lambda_B": s.pb.block(x, blkLambdaB),
@@ -787,19 +876,17 @@ func fitMPWith(ctx context.Context, train *data.Dataset, y []float64, cfg mpConf
 			}
 			diag["alpha"][i] = blocks["alpha_A"][j] + blocks["alpha_B"][j]
 			diag["dropped_A"][i], diag["dropped_B"][i] = 1-fA[j], 1-fB[j]
-			nDropA += 1 - fA[j]
-			nDropB += 1 - fB[j]
+			dropped[0] += 1 - fA[j]
+			dropped[1] += 1 - fB[j]
 			if fA[j] == 0 && fB[j] == 0 {
 				diag["dropped"][i] = 1
-				nDrop++
+				dropped[2]++
 			}
 		}
 		for a, i := range own {
-			diag["weight_A"][i], diag["weight_B"][i] = dA[a], dB[a]
+			diag["weight_A"][i], diag["weight_B"][i] = su.d[k][0][a], su.d[k][1][a]
 		}
 	}
-	fill(s1, neg, fAn, fBn, dAp, dBp, pos)
-	fill(s2, pos, fAp, fBp, dAn, dBn, neg)
 	amax := 0.0
 	for i := 0; i < n; i++ {
 		amax = math.Max(amax, diag["alpha"][i]+diag["lambda_A"][i]+diag["lambda_B"][i])
@@ -811,30 +898,32 @@ func fitMPWith(ctx context.Context, train *data.Dataset, y []float64, cfg mpConf
 	}
 	rep.NSupport = len(rep.Support)
 	rep.Diagnostics = diag
-	j1, j2 := s1.history[len(s1.history)-1], s2.history[len(s2.history)-1]
-	rep.Objective = j1 + j2
-	rep.Iterations = len(s1.history) + len(s2.history)
-	rep.Converged = s1.conv && s2.conv && s1.kkt <= mpKKTTol && s2.kkt <= mpKKTTol
-	if !rep.Converged {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("MPWTSVM stopped before convergence (steps %d and %d, KKT violations of (10)/(11) %.2g and %.2g)", s1.rounds, s2.rounds, s1.kkt, s2.kkt))
-	}
-	rep.Extras = map[string]float64{
-		"kkt_residual_10": s1.kkt, "kkt_residual_11": s2.kkt,
-		"primal_objective_10": j1, "primal_objective_11": j2,
-		"rounds_10": float64(s1.rounds), "rounds_11": float64(s2.rounds),
-		"dropped_fraction_A": nDropA / float64(n), "dropped_fraction_B": nDropB / float64(n), "dropped_fraction": nDrop / float64(n),
-		"norm_A+": m.APos.norm(), "norm_A-": m.ANeg.norm(), "norm_B+": m.BPos.norm(), "norm_B-": m.BNeg.norm(),
-		"ridge_A+": s1.pb.sysA.Ridge, "ridge_B+": s1.pb.sysB.Ridge, "ridge_A-": s2.pb.sysA.Ridge, "ridge_B-": s2.pb.sysB.Ridge,
-	}
-	rep.TrainSeconds = time.Since(start).Seconds()
-	return m, nil
+	return dropped
 }
 
-// mpMaxSweeps bounds the coordinate-descent sweeps of each inner solve;
-// mpKKTTol is the KKT violation of (10)/(11) reported as converged.
-var (
-	mpMaxSweeps  = 5000
-	mpStepSweeps = 2000 // per warm-started majorisation step (bounds the work)
-	mpKKTTol     = 1e-4
-	mpDebug      = false
-)
+// mpSolverOptions tune the solver of (10)/(11); they are not model
+// parameters. Zero values take the defaults (withDefaults).
+type mpSolverOptions struct {
+	MaxSweeps  int     // coordinate-descent sweeps of the C = 0 solve (default 5000)
+	StepSweeps int     // sweeps of each warm-started majorisation step (default 2000; bounds the work)
+	MaxRounds  int     // majorisation steps (default 200)
+	KKTTol     float64 // KKT violation of (10)/(11) reported as converged (default 1e-4)
+	// Trace, when set, receives one line per majorisation step.
+	Trace func(line string)
+}
+
+func (o mpSolverOptions) withDefaults() mpSolverOptions {
+	if o.MaxSweeps <= 0 {
+		o.MaxSweeps = 5000
+	}
+	if o.StepSweeps <= 0 {
+		o.StepSweeps = 2000
+	}
+	if o.MaxRounds <= 0 {
+		o.MaxRounds = 200
+	}
+	if o.KKTTol <= 0 {
+		o.KKTTol = 1e-4
+	}
+	return o
+}
