@@ -74,31 +74,9 @@ func (m *Model) PredictWith(ds *data.Dataset, rule string) (*model.Prediction, e
 			}
 		}
 	}
-	var cands [][]float64
-	var gamma []float64 // rows = m.gRows, columns = cands
-	switch rule {
-	case PredictTrainSets, "":
-		cands = m.sets
-		gamma = m.gamma
-		if gamma == nil { // beyond MaxGammaEntries: on the fly, per row block
-			rows := make([][]float64, len(m.gRows))
-			for r, s := range m.gRows {
-				rows[r] = m.sets[s]
-			}
-			gamma = m.out.Table(rows, cands)
-		}
-	case PredictExhaustive:
-		var err error
-		if cands, err = AllLabelVectors(m.out.T); err != nil {
-			return nil, err
-		}
-		rows := make([][]float64, len(m.gRows))
-		for r, s := range m.gRows {
-			rows[r] = m.sets[s]
-		}
-		gamma = m.out.Table(rows, cands)
-	default:
-		return nil, fmt.Errorf("joint: unknown prediction rule %q", rule)
+	cands, gamma, err := m.candidates(rule)
+	if err != nil {
+		return nil, err
 	}
 	nc := len(cands)
 	R := len(m.gRows)
@@ -142,6 +120,35 @@ func (m *Model) PredictWith(ds *data.Dataset, rule string) (*model.Prediction, e
 		}
 	}
 	return p, nil
+}
+
+// candidates returns the label vectors a rule chooses among and the γ table
+// (rows = m.gRows, columns = candidates) of their scores.
+func (m *Model) candidates(rule string) (cands [][]float64, gamma []float64, err error) {
+	switch rule {
+	case PredictTrainSets, "":
+		cands = m.sets
+		gamma = m.gamma
+		if gamma == nil { // beyond MaxGammaEntries: on the fly, per row block
+			rows := make([][]float64, len(m.gRows))
+			for r, s := range m.gRows {
+				rows[r] = m.sets[s]
+			}
+			gamma = m.out.Table(rows, cands)
+		}
+	case PredictExhaustive:
+		if cands, err = AllLabelVectors(m.out.T); err != nil {
+			return nil, nil, err
+		}
+		rows := make([][]float64, len(m.gRows))
+		for r, s := range m.gRows {
+			rows[r] = m.sets[s]
+		}
+		gamma = m.out.Table(rows, cands)
+	default:
+		return nil, nil, fmt.Errorf("joint: unknown prediction rule %q", rule)
+	}
+	return cands, gamma, nil
 }
 
 // maxMarginals returns per tag max{S_c : c_t = +1} − max{S_c : c_t = −1}; a

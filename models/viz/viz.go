@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"lupilab/models/data"
+	"lupilab/models/kernel"
 	"lupilab/models/model"
 )
 
@@ -89,25 +90,120 @@ type Surface struct {
 	Labels []int     // predicted class per pixel
 	Prob   bool      // Value holds probabilities (contour at 0.5) rather than decision values (contour at 0, margins at ±1)
 	Views  map[string][]float64
+	// Layers holds every map the model has over this grid, the one in
+	// Value first (see Layer for the names). The UI toggles between them
+	// and traces each one's Levels(Kind) with Contours.
+	Layers []Layer
+	// Fast reports that the grid was computed by a fast path (see FastGrid)
+	// rather than point by point.
+	Fast bool
 }
 
-// Evaluate predicts every grid pixel. For models that need a second view at
-// test time, view B of the grid is given by zOf (nil ⇒ the same grid points).
-func Evaluate(f model.Fitted, spec *model.Spec, g Grid, classes []string, tick func()) (*Surface, error) {
-	var p *model.Prediction
-	var err error
-	fast := false
-	if spec == nil || spec.Z != model.ZView {
-		p, fast, err = predictFast(f, g, tick)
-	}
-	if !fast && err == nil {
-		pts := g.Points()
-		var z *mat.Dense
-		if spec != nil && spec.Z == model.ZView {
-			z = pts
+// Layer is one map over a surface's grid: W·H values, row-major, row 0 at
+// the top (as Grid.Points).
+//
+// Names: "decision" (the model's decision value: an SVM-type decision,
+// KindDecision; a twin SVM's |d₋| − |d₊| or a multi-class winner's score,
+// KindScore; over a two-view surface, that view's own decision);
+// "probability", "mean", "variance", "entropy" (GP models: P(class 1), the
+// latent predictive mean m*, its variance v*, the entropy of P in bits);
+// "pos", "neg" (TWSVM, WLTSVM) and "A+", "A-" / "B+", "B-" (MPWTSVM, MvTSVM:
+// on the view's own surface) — a twin SVM's signed distances to its proximal
+// surfaces, KindPlane; "score" (a tag surface's per-tag score: the joint
+// SVM's max-marginal, KindScore, or an independent SVM's decision,
+// KindDecision).
+type Layer struct {
+	Name   string
+	Kind   Kind
+	Values []float64
+}
+
+// Layer names (see Layer; planes are named by their key).
+const (
+	LayerDecision    = "decision"
+	LayerProbability = "probability"
+	LayerMean        = "mean"
+	LayerVariance    = "variance"
+	LayerEntropy     = "entropy"
+	LayerScore       = "score"
+)
+
+// Layer returns the named layer, or nil.
+func (s *Surface) Layer(name string) *Layer {
+	for i := range s.Layers {
+		if s.Layers[i].Name == name {
+			return &s.Layers[i]
 		}
-		p, err = predictChunks(f, pts, z, classes, tick)
 	}
+	return nil
+}
+
+// Float32 returns the layer's values as float32 (what a worker sends to the
+// page: half the bytes, and more precision than a colour map or a contour at
+// screen resolution can show).
+func (l *Layer) Float32() []float32 {
+	out := make([]float32, len(l.Values))
+	for i, v := range l.Values {
+		out[i] = float32(v)
+	}
+	return out
+}
+
+// decisionKind is the kind of a model's decision value: SVM-type
+// expansions have margins at ±1, other scores do not.
+func decisionKind(f model.Fitted) Kind {
+	if c, ok := f.(*model.Classifier); ok && len(c.Models) == 1 && c.Strategy == "binary" {
+		if _, ok := c.Models[0].(planeExpander); ok {
+			return KindScore
+		}
+		if _, ok := c.Models[0].(viewExpander); ok {
+			return KindDecision
+		}
+		if _, ok := c.Models[0].(kernel.Expander); ok {
+			return KindDecision
+		}
+	}
+	return KindScore
+}
+
+// pointwisePlanes evaluates a binary twin model's planes (twin.Planes) at
+// the grid points, for the point-by-point path.
+func pointwisePlanes(f model.Fitted, X, Z *mat.Dense) (map[string][]float64, error) {
+	c, ok := f.(*model.Classifier)
+	if !ok || len(c.Models) != 1 {
+		return nil, nil
+	}
+	pm, ok := c.Models[0].(interface {
+		PlaneValues(ds *data.Dataset) (map[string][]float64, error)
+	})
+	if !ok {
+		return nil, nil
+	}
+	return pm.PlaneValues(&data.Dataset{X: X, Z: Z})
+}
+
+// Evaluate computes a model's maps over a grid: by the model's fast path
+// when it has one (see FastGrid), else by predicting every pixel in chunks.
+// Labels are the predicted classes; Value the decision (binary), the winning
+// score (multi-class) or P(class 1) (probabilistic binary models); Layers
+// every map the model has. Two-view models are evaluated by EvaluateViews.
+func Evaluate(f model.Fitted, spec *model.Spec, g Grid, classes []string, tick func()) (*Surface, error) {
+	if spec == nil || spec.Z != model.ZView {
+		s, ok, err := evaluateFast(f, g, tick)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			s.Fast = true
+			return s, checkFinite(s.Layers)
+		}
+	}
+	pts := g.Points()
+	var z *mat.Dense
+	if spec != nil && spec.Z == model.ZView {
+		z = pts
+	}
+	p, err := predictChunks(f, pts, z, classes, tick)
 	if err != nil {
 		return nil, err
 	}
@@ -119,27 +215,63 @@ func Evaluate(f model.Fitted, spec *model.Spec, g Grid, classes []string, tick f
 		for i, pr := range p.Prob {
 			s.Value[i] = pr[1]
 		}
+		s.Layers = []Layer{{LayerProbability, KindProbability, s.Value}, {LayerDecision, decisionKind(f), p.Decision}}
 	case len(p.Decision) == g.W*g.H:
 		s.Value = p.Decision
+		kind := decisionKind(f)
+		if len(classes) > 2 {
+			kind = KindScore
+		}
+		s.Layers = []Layer{{LayerDecision, kind, p.Decision}}
 	default:
 		return nil, fmt.Errorf("viz: model gave %d values for %d pixels", len(p.Decision), g.W*g.H)
 	}
-	for _, v := range s.Value {
-		if math.IsNaN(v) {
-			return nil, errors.New("viz: the model returned NaN on the grid")
+	if z == nil {
+		planes, err := pointwisePlanes(f, pts, nil)
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range []string{"pos", "neg"} {
+			if v, ok := planes[k]; ok && len(v) == len(s.Value) {
+				s.Layers = append(s.Layers, Layer{k, KindPlane, v})
+			}
 		}
 	}
-	return s, nil
+	return s, checkFinite(s.Layers)
+}
+
+// checkFinite refuses NaN in any layer.
+func checkFinite(layers []Layer) error {
+	for _, l := range layers {
+		for _, v := range l.Values {
+			if math.IsNaN(v) {
+				return fmt.Errorf("viz: the model returned NaN on the grid (%s)", l.Name)
+			}
+		}
+	}
+	return nil
 }
 
 // EvaluateViews evaluates a two-view model: view A's surface over grid ga
-// (the combined rule's labels and the view-A decision) and view B's surface
-// over gb. Both grids must have the same number of pixels.
+// (its Value and "decision" layer are view A's own decision, its Labels
+// that decision's sign, plus view A's planes for twin models) and view B's
+// over gb. Both grids must have the same number of pixels (the point-by-
+// point path pairs pixel i of ga with pixel i of gb; CombineViews applies
+// the model's rule to such pairs).
 func EvaluateViews(f model.Fitted, ga, gb Grid, classes []string, tick func()) (a, b *Surface, err error) {
 	if ga.W*ga.H != gb.W*gb.H {
 		return nil, nil, errors.New("viz: view grids differ in size")
 	}
-	p, err := predictChunks(f, ga.Points(), gb.Points(), classes, tick)
+	a, b, ok, err := viewsFast(f, ga, gb, tick)
+	if err != nil {
+		return nil, nil, err
+	}
+	if ok {
+		a.Fast, b.Fast = true, true
+		return a, b, nil
+	}
+	pa, pb := ga.Points(), gb.Points()
+	p, err := predictChunks(f, pa, pb, classes, tick)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -147,15 +279,33 @@ func EvaluateViews(f model.Fitted, ga, gb Grid, classes []string, tick func()) (
 	b = &Surface{Grid: gb, Labels: p.Labels, Value: p.Decision}
 	if v, ok := p.Views["A"]; ok && len(v) == len(p.Labels) {
 		a.Value = v
+		a.Labels = signLabels(v)
 	}
 	if v, ok := p.Views["B"]; ok && len(v) == len(p.Labels) {
 		b.Value = v
 		b.Labels = signLabels(v)
 	}
-	if v, ok := p.Views["A"]; ok && len(v) == len(p.Labels) {
-		a.Labels = signLabels(v)
+	kind := decisionKind(f)
+	a.Layers = []Layer{{LayerDecision, kind, a.Value}}
+	b.Layers = []Layer{{LayerDecision, kind, b.Value}}
+	planes, err := pointwisePlanes(f, pa, pb)
+	if err != nil {
+		return nil, nil, err
 	}
-	return a, b, nil
+	for _, k := range []string{"A+", "A-"} {
+		if v, ok := planes[k]; ok {
+			a.Layers = append(a.Layers, Layer{k, KindPlane, v})
+		}
+	}
+	for _, k := range []string{"B+", "B-"} {
+		if v, ok := planes[k]; ok {
+			b.Layers = append(b.Layers, Layer{k, KindPlane, v})
+		}
+	}
+	if err := checkFinite(a.Layers); err != nil {
+		return nil, nil, err
+	}
+	return a, b, checkFinite(b.Layers)
 }
 
 func signLabels(v []float64) []int {
@@ -169,9 +319,24 @@ func signLabels(v []float64) []int {
 }
 
 // EvaluateTags evaluates a multi-label model over a grid: one surface per
-// tag, with Value +1 where the tag is predicted and −1 where it is not (or
-// the tag's score when the model gives one).
+// tag, with Labels 1 where the tag is predicted and Value (and the "score"
+// layer) the tag's continuous score, > 0 exactly where it is predicted: the
+// joint SVM's max-marginal margin (see joint.Model.TagScoresOnGrid), an
+// independent SVM's decision value; ±1 for a model without scores.
 func EvaluateTags(f model.Fitted, g Grid, tags int, tick func()) ([]*Surface, error) {
+	out, ok, err := tagsFast(f, g, tags, tick)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		for _, s := range out {
+			s.Fast = true
+			if err := checkFinite(s.Layers); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
 	p, err := predictChunks(f, g.Points(), nil, nil, tick)
 	if err != nil {
 		return nil, err
@@ -180,15 +345,31 @@ func EvaluateTags(f model.Fitted, g Grid, tags int, tick func()) ([]*Surface, er
 	if len(p.Tags) != n {
 		return nil, fmt.Errorf("viz: model gave %d tag sets for %d pixels", len(p.Tags), n)
 	}
-	out := make([]*Surface, tags)
+	scored := len(p.Scores) == n
+	out = make([]*Surface, tags)
 	for t := range out {
 		s := &Surface{Grid: g, Value: make([]float64, n), Labels: make([]int, n)}
+		kind := KindScore
 		for i, set := range p.Tags {
-			if t < len(set) && set[t] {
-				s.Value[i], s.Labels[i] = 1, 1
-			} else {
+			on := t < len(set) && set[t]
+			if on {
+				s.Labels[i] = 1
+			}
+			switch {
+			case scored && t < len(p.Scores[i]):
+				s.Value[i] = p.Scores[i][t]
+			case on:
+				s.Value[i] = 1
+			default:
 				s.Value[i] = -1
 			}
+		}
+		if _, ok := f.(tagExpander); ok {
+			kind = KindDecision
+		}
+		s.Layers = []Layer{{LayerScore, kind, s.Value}}
+		if err := checkFinite(s.Layers); err != nil {
+			return nil, err
 		}
 		out[t] = s
 	}
