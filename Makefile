@@ -14,7 +14,7 @@ FUZZTIME ?= 10m
 BROTLI_Q ?= 11
 
 .PHONY: all run server wasm static test deps lint unit fuzz-short browser bench bench-svm bench-svmplus bench-svmplus-rbf bench-svmplus-paper bench-svmplus-real \
-        bench-gp bench-joint bench-twin bench-multiview bench-qp bench-gp-wasm bench-gp-web bench-web fixtures-qp fuzz load datasets clean
+        bench-gp bench-joint bench-twin bench-multiview bench-qp bench-gp-wasm bench-grid bench-grid-wasm bench-gp-web bench-web fixtures-qp fuzz load datasets clean
 
 all: wasm server
 
@@ -100,6 +100,11 @@ bench-gp-wasm:
 ## bench-gp-web: GPC vs GPC+ training time in the app, in headless Chromium (LUPI_BENCH_GP_SIZES=100,200,400)
 bench-gp-web: wasm
 	LUPI_BROWSER_TESTS=1 LUPI_BENCH_GP_WEB=1 $(GO) test -count=1 -timeout 3h -run TestBenchGPBrowser -v ./browsertest
+## bench-grid: every model's full 200×200 map (default settings, default data); bench-grid-wasm: the same under node
+bench-grid:
+	bash scripts/bench-grid.sh
+bench-grid-wasm:
+	GRID_BENCH_WASM=1 bash scripts/bench-grid.sh
 bench-joint:
 	bash scripts/bench-joint.sh
 bench-twin:

@@ -63,7 +63,7 @@ func (m *Model) TagScoresOnGrid(xs, ys []float64, tick func()) (scores [][]float
 	for j := range scores {
 		scores[j], on[j] = make([]float64, n), make([]bool, n)
 	}
-	S := make([]float64, nc)
+	S, mm := make([]float64, nc), make([]float64, t)
 	for p := 0; p < n; p++ {
 		for c := range S {
 			S[c] = 0
@@ -84,7 +84,7 @@ func (m *Model) TagScoresOnGrid(xs, ys []float64, tick func()) (scores [][]float
 		if math.IsNaN(S[best]) {
 			return nil, nil, false, errors.New("joint: the prediction score is NaN")
 		}
-		mm := maxMarginals(S, cands, t)
+		maxMarginalsTo(mm, S, cands)
 		for j := 0; j < t; j++ {
 			scores[j][p] = mm[j]
 			on[j][p] = cands[best][j] > 0

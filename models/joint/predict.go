@@ -155,14 +155,20 @@ func (m *Model) candidates(rule string) (cands [][]float64, gamma []float64, err
 // side without candidates counts as the lowest score minus the spread (so
 // the margin has the right sign and stays finite).
 func maxMarginals(S []float64, cands [][]float64, t int) []float64 {
+	out := make([]float64, t)
+	maxMarginalsTo(out, S, cands)
+	return out
+}
+
+// maxMarginalsTo is maxMarginals writing into out (one entry per tag).
+func maxMarginalsTo(out, S []float64, cands [][]float64) {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, s := range S {
 		lo = math.Min(lo, s)
 		hi = math.Max(hi, s)
 	}
 	floor := lo - (hi - lo) - 1e-12
-	out := make([]float64, t)
-	for j := 0; j < t; j++ {
+	for j := range out {
 		on, off := floor, floor
 		for c, s := range S {
 			if cands[c][j] > 0 {
@@ -173,7 +179,6 @@ func maxMarginals(S []float64, cands [][]float64, t int) []float64 {
 		}
 		out[j] = on - off
 	}
-	return out
 }
 
 // Score returns S(y) = Σᵢ αᵢ K_ψ(yᵢ, y) K_φ(xᵢ, x) — the objective of eq (12)

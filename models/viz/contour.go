@@ -228,3 +228,22 @@ func Levels(k Kind) []Level {
 	}
 	return nil
 }
+
+// BoundaryLayer returns the layer and level whose iso-line is the surface's
+// decision boundary: for GP surfaces the latent mean's 0 level — the same
+// line as p = 0.5 (p − ½ has the mean's sign), traced far more accurately
+// because the mean is smoother than a steep probability — and otherwise the
+// first layer's standard solid level. nil when the surface has no layers.
+func BoundaryLayer(s *Surface) (*Layer, float64) {
+	if l := s.Layer(LayerMean); l != nil {
+		return l, 0
+	}
+	if len(s.Layers) == 0 {
+		return nil, 0
+	}
+	l := &s.Layers[0]
+	if lv := Levels(l.Kind); len(lv) > 0 {
+		return l, lv[0].Value
+	}
+	return l, 0
+}
