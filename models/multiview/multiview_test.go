@@ -421,16 +421,23 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	}
 }
 
-func TestMultiClassOvO(t *testing.T) {
-	ds := twoView(45, 4, 0.3, 10)
+// threeClasses relabels the rows of a twoView problem into three classes
+// (row i: class i mod 3) and moves class "c" by shift in one coordinate
+// of each view.
+func threeClasses(ds *data.Dataset, shift float64) *data.Dataset {
 	for i := range ds.Y {
 		ds.Y[i] = i % 3
 		if ds.Y[i] == 2 {
-			ds.X.Set(i, 1, ds.X.At(i, 1)+6)
-			ds.Z.Set(i, 2, ds.Z.At(i, 2)+6)
+			ds.X.Set(i, 1, ds.X.At(i, 1)+shift)
+			ds.Z.Set(i, 2, ds.Z.At(i, 2)+shift)
 		}
 	}
 	ds.Classes = []string{"a", "b", "c"}
+	return ds
+}
+
+func TestMultiClassOvO(t *testing.T) {
+	ds := threeClasses(twoView(45, 4, 0.3, 10), 6)
 	for _, id := range ids {
 		f := fit(t, id, ds, model.Values{"multiclass": "ovo", "C": "10", "CB": "10", "C2": "10", "gamma": "0.5", "zgamma": "0.5"})
 		if acc := accuracy(t, f, ds); acc < 0.9 {

@@ -36,6 +36,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"lupilab/models/data"
+	"lupilab/models/kernel"
 	"lupilab/models/model"
 	"lupilab/models/solver/dcd"
 )
@@ -185,69 +186,38 @@ func fitter(weighted bool) model.BinaryFitFunc {
 
 func fitTwin(ctx context.Context, train *data.Dataset, y []float64, v model.Values, opt model.Options, weighted bool) (*twinModel, error) {
 	start := time.Now()
-	id := "twsvm"
-	if weighted {
-		id = "wltsvm"
-	}
-	if train == nil || train.X == nil {
-		return nil, data.ErrNoData
-	}
-	n := train.Rows()
-	if len(y) != n {
-		return nil, fmt.Errorf("%s: %d labels for %d rows", id, len(y), n)
-	}
-	c, eps := v.Float("C"), v.Float("eps")
-	if !(c > 0) || math.IsInf(c, 0) {
-		return nil, fmt.Errorf("%s: C must be > 0, got %v", id, c)
-	}
-	if !(eps > 0) {
-		return nil, fmt.Errorf("%s: the ridge eps must be > 0, got %v", id, eps)
-	}
-	kn, err := kernFromValues(v)
+	tc, err := twinConfigOf(train, y, v, weighted)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", id, err)
+		return nil, err
+	}
+	id := tc.id
+	rep := &model.Report{Model: id, Params: v.Clone(), NTrain: train.Rows(), Converged: true}
+	if tc.warning != "" {
+		rep.Warnings = append(rep.Warnings, tc.warning)
 	}
 	pos, neg := splitClasses(y)
-	k, minSize := 0, 1
-	if weighted {
-		k, minSize = v.Int("k"), 2
-		if k < 1 {
-			return nil, fmt.Errorf("%s: k must be ≥ 1, got %d", id, k)
-		}
-	}
-	if err := checkClasses(train, pos, neg, k, minSize); err != nil {
-		return nil, fmt.Errorf("%s: %w", id, err)
-	}
-	warn, err := checkView("A (X)", train.X)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", id, err)
-	}
-	rep := &model.Report{Model: id, Params: v.Clone(), NTrain: n, Converged: true}
-	if warn != "" {
-		rep.Warnings = append(rep.Warnings, warn)
-	}
 	dPos, dNeg := ones(len(pos)), ones(len(neg))
 	fNeg, fPos := ones(len(neg)), ones(len(pos))
 	if weighted {
 		opt.Report(model.Progress{Fraction: 0, Message: "k-nearest-neighbour graphs"})
 		dist := sqDist(train.X)
-		dPos, dNeg = withinWeights(dist, pos, k), withinWeights(dist, neg, k)
-		fNeg, fPos = betweenIndicators(dist, pos, neg, k), betweenIndicators(dist, neg, pos, k)
+		dPos, dNeg = withinWeights(dist, pos, tc.k), withinWeights(dist, neg, tc.k)
+		fNeg, fPos = betweenIndicators(dist, pos, neg, tc.k), betweenIndicators(dist, neg, pos, tc.k)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	feat := newFeatures(kn, train.X)
+	feat := newFeatures(tc.kernel, train.X)
 	aug, err := feat.augment(train.X)
 	if err != nil {
 		return nil, err
 	}
-	r1, err := solvePlane(ctx, aug, pos, dPos, neg, fNeg, -1, c, eps, opt, "plane of the +1 class")
+	r1, err := solvePlane(ctx, aug, pos, dPos, neg, fNeg, -1, tc.c, tc.eps, opt, "plane of the +1 class")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", id, err)
 	}
 	opt.Report(model.Progress{Fraction: 0.5})
-	r2, err := solvePlane(ctx, aug, neg, dNeg, pos, fPos, 1, c, eps, opt, "plane of the −1 class")
+	r2, err := solvePlane(ctx, aug, neg, dNeg, pos, fPos, 1, tc.c, tc.eps, opt, "plane of the −1 class")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", id, err)
 	}
@@ -258,25 +228,88 @@ func fitTwin(ctx context.Context, train *data.Dataset, y []float64, v model.Valu
 	if m.Neg, err = planeOf(r2.u); err != nil {
 		return nil, fmt.Errorf("%s: %w", id, err)
 	}
-	// Report and per-sample diagnostics.
+	m.report(tc, r1, r2, twinRows{pos: pos, neg: neg, dPos: dPos, dNeg: dNeg, fPos: fPos, fNeg: fNeg})
+	rep.TrainSeconds = time.Since(start).Seconds()
+	return m, nil
+}
+
+// twinConfig holds a TWSVM / WLTSVM fit's checked settings.
+type twinConfig struct {
+	id      string // "twsvm" or "wltsvm"
+	c, eps  float64
+	k       int // WLTSVM's neighbours (0 for TWSVM)
+	kernel  kernel.Kernel
+	warning string // constant columns of X, if any
+}
+
+// twinConfigOf validates the data and the parameter values of a fit.
+func twinConfigOf(train *data.Dataset, y []float64, v model.Values, weighted bool) (twinConfig, error) {
+	tc := twinConfig{id: "twsvm"}
+	if weighted {
+		tc.id = "wltsvm"
+	}
+	id := tc.id
+	if train == nil || train.X == nil {
+		return tc, data.ErrNoData
+	}
+	if n := train.Rows(); len(y) != n {
+		return tc, fmt.Errorf("%s: %d labels for %d rows", id, len(y), n)
+	}
+	tc.c, tc.eps = v.Float("C"), v.Float("eps")
+	if !(tc.c > 0) || math.IsInf(tc.c, 0) {
+		return tc, fmt.Errorf("%s: C must be > 0, got %v", id, tc.c)
+	}
+	if !(tc.eps > 0) {
+		return tc, fmt.Errorf("%s: the ridge eps must be > 0, got %v", id, tc.eps)
+	}
+	var err error
+	if tc.kernel, err = kernFromValues(v); err != nil {
+		return tc, fmt.Errorf("%s: %w", id, err)
+	}
+	minSize := 1
+	if weighted {
+		tc.k, minSize = v.Int("k"), 2
+		if tc.k < 1 {
+			return tc, fmt.Errorf("%s: k must be ≥ 1, got %d", id, tc.k)
+		}
+	}
+	pos, neg := splitClasses(y)
+	if err := checkClasses(train, pos, neg, tc.k, minSize); err != nil {
+		return tc, fmt.Errorf("%s: %w", id, err)
+	}
+	if tc.warning, err = checkView("A (X)", train.X); err != nil {
+		return tc, fmt.Errorf("%s: %w", id, err)
+	}
+	return tc, nil
+}
+
+// twinRows are the classes' rows and graphs of a fit: within-class weights
+// d of each plane's class, kept-constraint indicators f of the other class.
+type twinRows struct {
+	pos, neg               []int
+	dPos, dNeg, fPos, fNeg []float64
+}
+
+// report fills the model's report and per-sample diagnostics.
+func (m *twinModel) report(tc twinConfig, r1, r2 *twinResult, rows twinRows) {
+	rep := m.Rep
+	n := rep.NTrain
 	alpha, dropped, weight := make([]float64, n), make([]float64, n), make([]float64, n)
 	amax := 0.0
-	for a, i := range neg {
-		alpha[i], dropped[i], weight[i] = r1.alpha[a], 1-fNeg[a], dNeg[a]
+	for a, i := range rows.neg {
+		alpha[i], dropped[i], weight[i] = r1.alpha[a], 1-rows.fNeg[a], rows.dNeg[a]
 		amax = math.Max(amax, alpha[i])
 	}
-	for a, i := range pos {
-		alpha[i], dropped[i], weight[i] = r2.alpha[a], 1-fPos[a], dPos[a]
+	for a, i := range rows.pos {
+		alpha[i], dropped[i], weight[i] = r2.alpha[a], 1-rows.fPos[a], rows.dPos[a]
 		amax = math.Max(amax, alpha[i])
 	}
+	nDrop := 0.0
 	for i, a := range alpha {
 		if a > 1e-8*amax {
 			rep.Support = append(rep.Support, i)
 		}
-	}
-	nDrop := 0.0
-	for _, d := range dropped {
-		nDrop += d
+		nDrop += dropped[i]
 	}
 	rep.NSupport = len(rep.Support)
 	rep.Objective = r1.res.Obj + r2.res.Obj
@@ -294,12 +327,10 @@ func fitTwin(ctx context.Context, train *data.Dataset, y []float64, v model.Valu
 		"ridge_pos":        r1.ridge, "ridge_neg": r2.ridge,
 		"objective_pos": r1.res.Obj, "objective_neg": r2.res.Obj,
 	}
-	if isLinear(kn) && len(m.Pos.W) <= 3 {
+	if isLinear(tc.kernel) && len(m.Pos.W) <= 3 {
 		for j := range m.Pos.W {
 			rep.Extras[fmt.Sprintf("w_pos_%d", j)] = m.Pos.W[j]
 			rep.Extras[fmt.Sprintf("w_neg_%d", j)] = m.Neg.W[j]
 		}
 	}
-	rep.TrainSeconds = time.Since(start).Seconds()
-	return m, nil
 }

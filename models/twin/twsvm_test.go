@@ -22,7 +22,7 @@ func binaryDS(x *mat.Dense, y []float64) *data.Dataset {
 	return &data.Dataset{Name: "toy", X: x, Y: lab, Classes: []string{"neg", "pos"}}
 }
 
-func values(t *testing.T, id string, kv ...string) model.Values {
+func values(t testing.TB, id string, kv ...string) model.Values {
 	t.Helper()
 	s, err := model.Lookup(id)
 	if err != nil {
