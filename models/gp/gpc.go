@@ -23,10 +23,12 @@ import (
 	"lupilab/models/solver/ep"
 )
 
-// Bounds of the log hyper-parameters during type-II ML.
-var (
-	logAmpLo, logAmpHi = math.Log(1e-4), math.Log(1e4)
-	logLenLo, logLenHi = math.Log(1e-3), math.Log(1e4)
+// Bounds of the log hyper-parameters during type-II ML: amplitudes in
+// [1e-4, 1e4], length-scales in [1e-3, 1e4] (the float64 values of
+// math.Log of those, exactly).
+const (
+	logAmpLo, logAmpHi = -9.210340371976182, 9.210340371976184
+	logLenLo, logLenHi = -6.907755278982137, 9.210340371976184
 )
 
 // EP convergence tolerances (ep.Options.Tol; the site tolerance is derived

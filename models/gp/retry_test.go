@@ -198,3 +198,12 @@ func TestOptimizeHyperRejectsFailedEvaluations(t *testing.T) {
 	}
 	t.Logf("θ %v, log Z %.6f, %d evaluations, %d rejected", sr.theta, sr.logZ, sr.evaluations, sr.rejected)
 }
+
+// The type-II ML bounds are the logarithms of the parameter ranges.
+func TestLogBounds(t *testing.T) {
+	for _, c := range []struct{ got, x float64 }{{logAmpLo, 1e-4}, {logAmpHi, 1e4}, {logLenLo, 1e-3}, {logLenHi, 1e4}} {
+		if c.got != math.Log(c.x) {
+			t.Errorf("bound %.17g, log %g = %.17g", c.got, c.x, math.Log(c.x))
+		}
+	}
+}
