@@ -11,7 +11,7 @@
 # default so that node's JIT warm-up weighs little).
 set -eu
 cd "$(dirname "$0")/.."
-models=${1:-.}
+models=${1:-.*}
 bt=${2:-10x}
 if [ "${GRID_BENCH_WASM:-}" = 1 ]; then
   bt=${2:-5x}
