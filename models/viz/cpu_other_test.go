@@ -1,7 +1,6 @@
-//go:build !unix
+//go:build !unix && !(js && wasm)
 
 package viz_test
 
-// cpuSeconds is not available here (WebAssembly): benchmarks report wall
-// time only.
+// cpuSeconds is not available here: benchmarks report wall time only.
 func cpuSeconds() float64 { return 0 }
