@@ -13,8 +13,9 @@ import (
 // without forming the n×n matrix: each entry costs one dot product (the
 // squared norms ‖x_i‖² are precomputed, so RBF needs no second pass). With
 // s = y it is the C-SVM dual matrix yyᵀ∘K; with a shift 1/(2C) it is the
-// squared-hinge dual. It implements smo.Matrix and smo.SubRower. Row caching
-// is the solver's job (smo keeps an LRU cache with a memory budget).
+// squared-hinge dual. It implements decomp.Matrix, SubRower and SubRower32
+// (lupilab/models/solver/decomp, the SMO solvers' row interface). Row caching
+// is the solver's job (decomp.Cache: an LRU cache under a memory budget).
 type QMatrix struct {
 	k     Kernel
 	n, d  int

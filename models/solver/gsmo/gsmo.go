@@ -30,6 +30,12 @@
 // complete one over kinds I–III.
 //
 // The start α = 0, β = C1 is feasible.
+//
+// The loop, the row caches and the Newton polish are the decomposition
+// engine's (lupilab/models/solver/decomp, shared with the SVM duals' SMO
+// of lupilab/models/solver/smo); this package is its policy for dual (2):
+// the five kinds of direction that keep both equalities, the offsets, and
+// the polish schedule.
 package gsmo
 
 import (
@@ -37,8 +43,17 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"time"
+
+	"lupilab/models/solver/decomp"
 )
+
+// Matrix gives access to a symmetric positive semi-definite n×n matrix by
+// rows (a kernel matrix): the engine's interface, which kernel.QMatrix
+// implements.
+type Matrix = decomp.Matrix
+
+// Dense is a Matrix over a row-major n×n slice.
+type Dense = decomp.RowMajor
 
 // Problem is an SVM1+ dual (paper 000 eq 2).
 type Problem struct {
@@ -89,33 +104,10 @@ const tau = 1e-12
 
 // Solve solves the problem.
 func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
-	if p == nil || p.K == nil || p.KT == nil {
-		return nil, errors.New("gsmo: nil problem or matrix")
+	if err := checkProblem(p); err != nil {
+		return nil, err
 	}
 	n := p.K.Size()
-	if n < 2 || p.KT.Size() != n || len(p.Y) != n {
-		return nil, fmt.Errorf("gsmo: inconsistent sizes (K %d, K̃ %d, y %d; need ≥ 2)", n, p.KT.Size(), len(p.Y))
-	}
-	if !(p.C > 0) || math.IsInf(p.C, 0) {
-		return nil, fmt.Errorf("gsmo: C = %v must be positive and finite", p.C)
-	}
-	if !(p.Lambda > 0) || math.IsInf(p.Lambda, 0) {
-		return nil, fmt.Errorf("gsmo: λ = %v must be positive and finite", p.Lambda)
-	}
-	npos, nneg := 0, 0
-	for i, y := range p.Y {
-		switch y {
-		case 1:
-			npos++
-		case -1:
-			nneg++
-		default:
-			return nil, fmt.Errorf("gsmo: label %d is %v, not ±1", i, y)
-		}
-	}
-	if npos == 0 || nneg == 0 {
-		return nil, errors.New("gsmo: both classes are needed")
-	}
 	if opt.Eps <= 0 {
 		opt.Eps = 1e-3
 	}
@@ -126,10 +118,12 @@ func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 		opt.CacheMB = 100
 	}
 	s := &state{
-		n: n, y: p.Y, C: p.C, il: 1 / p.Lambda,
-		kc: newRowCache(p.K, opt.CacheMB), tc: newRowCache(p.KT, opt.CacheMB),
+		n: n, y: p.Y, C: p.C, il: 1 / p.Lambda, eps: opt.Eps, opt: opt,
+		// K rows: at most two held at once (a pair step); K̃ rows: three
+		// (kind III).
+		kc: decomp.NewRows(p.K, opt.CacheMB, 2), tc: decomp.NewRows(p.KT, opt.CacheMB, 3),
 		a: make([]float64, n), b: make([]float64, n), G: make([]float64, n), F: make([]float64, n),
-		kd: make([]float64, n), td: make([]float64, n), widen: !opt.noWiden,
+		kd: make([]float64, n), td: make([]float64, n),
 	}
 	for i := 0; i < n; i++ {
 		s.b[i] = p.C
@@ -140,75 +134,20 @@ func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 		}
 		s.G[i], s.F[i] = 0, 0 // α = 0 and α+β−C = 0
 	}
-	res := &Result{}
-	last := time.Now()
-	iter := 0
-	var viol float64
-	if opt.Progress != nil {
-		s.tick = func() { opt.Progress(iter, viol) } // during long polishes
+	cfg := decomp.Config{MaxIter: opt.MaxIter, Progress: opt.Progress, ProgressEvery: 256}
+	if opt.Polish {
+		cfg.Polish = decomp.NewPolisher(decomp.PolishOptions{Eqs: 2, MinFace: 3, MaxFace: polishMaxFree, Widen: !opt.noWiden})
+		defer cfg.Polish.Release()
+		s.base = max(n, 200)
+		s.gap, s.mult = s.base, 1
+		s.nextPolish = max(5*n, 1000)
+		s.lastObj = s.objective()
 	}
-	var work float64 // flops since the last polish (about 6n an iteration)
-	// Polish first after 5n iterations (well-conditioned problems are done
-	// by then), then every n iterations while polishing lowers the
-	// objective more than the iterations since the previous polish did;
-	// otherwise the interval doubles (a polish costs at most the work since
-	// the previous one, so unhelpful polishes cost little in all). A polish
-	// cut short by its budget doubles the next one's (up to 8×).
-	base := max(n, 200)
-	gap := base
-	mult := 1.0 // a polish may spend mult × the work since the previous one
-	nextPolish := max(5*n, 1000)
-	lastObj := s.objective()
-	for ; iter < opt.MaxIter; iter++ {
-		if opt.Polish && iter >= nextPolish {
-			nextPolish = iter + base
-			// Wait until the work since the last polish pays for one
-			// factorisation and a few dozen passes.
-			if nf := float64(s.nPositive()); nf <= polishMaxFree && nf*nf*nf/6+100*nf*nf+2*nf*float64(n) <= work {
-				before := s.objective()
-				unfinished := s.polish(mult * work)
-				res.Polishes++
-				work = 0
-				after := s.objective()
-				if before-after < lastObj-before {
-					gap *= 2
-				} else {
-					gap = base
-				}
-				if unfinished {
-					// cut short by its budget: the active set is far from
-					// the optimal one; let the next polish go further
-					mult = min(2*mult, 8)
-				} else {
-					mult = 1
-				}
-				lastObj = after
-				nextPolish = iter + gap
-			}
-		}
-		work += 6 * float64(n)
-		if iter&255 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			if opt.Progress != nil && time.Since(last) > 5*time.Millisecond {
-				opt.Progress(iter, viol)
-				last = time.Now()
-			}
-		}
-		var st step
-		st, viol = s.select_()
-		if viol <= opt.Eps || st.kind == 0 {
-			res.Converged = viol <= opt.Eps
-			break
-		}
-		s.apply(st)
+	out, err := decomp.Run(ctx, s, cfg)
+	if err != nil {
+		return nil, err
 	}
-	if iter >= opt.MaxIter {
-		_, viol = s.select_()
-		res.Converged = viol <= opt.Eps
-	}
-	res.Iter, res.Violation = iter, viol
+	res := &Result{Iter: out.Iter, Converged: out.Converged, Violation: out.Violation, Polishes: out.Polishes}
 	res.Alpha, res.Beta = s.a, s.b
 	res.GradAlpha, res.GradBeta = make([]float64, n), make([]float64, n)
 	var obj float64
@@ -229,17 +168,60 @@ func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	return res, nil
 }
 
+// checkProblem checks p's sizes, labels, C and λ.
+func checkProblem(p *Problem) error {
+	if p == nil || p.K == nil || p.KT == nil {
+		return errors.New("gsmo: nil problem or matrix")
+	}
+	n := p.K.Size()
+	if n < 2 || p.KT.Size() != n || len(p.Y) != n {
+		return fmt.Errorf("gsmo: inconsistent sizes (K %d, K̃ %d, y %d; need ≥ 2)", n, p.KT.Size(), len(p.Y))
+	}
+	if !(p.C > 0) || math.IsInf(p.C, 0) {
+		return fmt.Errorf("gsmo: C = %v must be positive and finite", p.C)
+	}
+	if !(p.Lambda > 0) || math.IsInf(p.Lambda, 0) {
+		return fmt.Errorf("gsmo: λ = %v must be positive and finite", p.Lambda)
+	}
+	npos, nneg := 0, 0
+	for i, y := range p.Y {
+		switch y {
+		case 1:
+			npos++
+		case -1:
+			nneg++
+		default:
+			return fmt.Errorf("gsmo: label %d is %v, not ±1", i, y)
+		}
+	}
+	if npos == 0 || nneg == 0 {
+		return errors.New("gsmo: both classes are needed")
+	}
+	return nil
+}
+
+// state is the iterate and the engine's policy (decomp.Policy).
 type state struct {
 	n      int
 	y      []float64
 	C, il  float64 // il = 1/λ
-	kc, tc *rowCache
-	a, b   []float64 // α, β
-	G      []float64 // Gᵢ = yᵢ (K(α∘y))ᵢ
-	F      []float64 // Fᵢ = (1/λ)(K̃(α+β−C))ᵢ
-	kd, td []float64 // diagonals
-	tick   func()    // progress callback during polishing (may be nil)
-	widen  bool      // the polish widens solved faces (not Options.noWiden)
+	eps    float64
+	opt    Options
+	kc, tc *decomp.Rows // rows of K and K̃
+	a, b   []float64    // α, β
+	G      []float64    // Gᵢ = yᵢ (K(α∘y))ᵢ
+	F      []float64    // Fᵢ = (1/λ)(K̃(α+β−C))ᵢ
+	kd, td []float64    // diagonals
+	iter   int
+	viol   float64 // the maximal KKT violation at the last selection
+	// The polish schedule (see PolishDue): the iteration of the next
+	// check, the interval base and current gap, the budget multiplier,
+	// the objective after the previous polish and before the current one,
+	// the iteration of the current one.
+	nextPolish, base, gap int
+	mult                  float64
+	lastObj, before       float64
+	polishIter            int
 }
 
 // step is one move: kind 1 (β pair), 2 (α pair, same class), 3 (α pair
@@ -280,95 +262,161 @@ func (s *state) objective() float64 {
 
 func (s *state) ga(i int) float64 { return s.G[i] + s.F[i] - 1 }
 
-// select_ returns the best step and the maximal KKT violation.
-func (s *state) select_() (step, float64) {
-	n := s.n
-	// First-order extremes.
-	bmin, bmaxP := -1, -1 // argmin ∇β (all), argmax ∇β over β > 0
-	amin := [2]int{-1, -1}
-	amaxP := [2]int{-1, -1} // per class (0: y = +1, 1: y = −1)
-	gminB := [2]int{-1, -1} // argmin G over β > 0, per class (kinds IV, V)
-	for i := 0; i < n; i++ {
+// Step implements decomp.Policy: the best step of the five kinds, unless
+// the complete test over kinds I–III finds the iterate optimal.
+func (s *state) Step() (decomp.Step, error) {
+	st, viol := s.select_()
+	s.viol = viol
+	switch {
+	case viol <= s.eps:
+		return decomp.Optimal, nil
+	case st.kind == 0:
+		return decomp.Stuck, nil
+	}
+	s.apply(st)
+	s.iter++
+	return decomp.Moved, nil
+}
+
+// Shrink implements decomp.Policy (this dual is not shrunk).
+func (s *state) Shrink() {}
+
+// Unshrink implements decomp.Policy.
+func (s *state) Unshrink() bool { return false }
+
+// Optimal implements decomp.Policy.
+func (s *state) Optimal() (float64, bool) {
+	_, s.viol = s.select_()
+	return s.viol, s.viol <= s.eps
+}
+
+// Violation implements decomp.Policy.
+func (s *state) Violation() float64 { return s.viol }
+
+// IterWork implements decomp.Policy: about 6n flops an iteration.
+func (s *state) IterWork() float64 { return 6 * float64(s.n) }
+
+// PolishDue implements decomp.Policy. The first polish comes after 5n
+// iterations (well-conditioned problems are done by then), then one every
+// n iterations while polishing lowers the objective more than the
+// iterations since the previous polish did; otherwise the interval
+// doubles (a polish costs at most the work since the previous one, so
+// unhelpful polishes cost little in all). A polish waits until the work
+// since the last one pays for one factorisation and a few dozen passes.
+func (s *state) PolishDue(iter int, work float64) (float64, bool) {
+	if iter < s.nextPolish {
+		return 0, false
+	}
+	s.nextPolish = iter + s.base
+	nf := float64(s.nPositive())
+	if nf > polishMaxFree || nf*nf*nf/6+100*nf*nf+2*nf*float64(s.n) > work {
+		return 0, false
+	}
+	s.before, s.polishIter = s.objective(), iter
+	return s.mult * work, true
+}
+
+// Polished implements decomp.Policy. A polish cut short by its budget
+// doubles the next one's (up to 8×: the active set is far from the
+// optimal one; let the next polish go further).
+func (s *state) Polished(_ float64, unfinished bool) {
+	after := s.objective()
+	if s.before-after < s.lastObj-s.before {
+		s.gap *= 2
+	} else {
+		s.gap = s.base
+	}
+	if unfinished {
+		s.mult = min(2*s.mult, 8)
+	} else {
+		s.mult = 1
+	}
+	s.lastObj = after
+	s.nextPolish = s.polishIter + s.gap
+}
+
+// extremes are the first-order extremes a selection starts from: argmin
+// ∇β over all, argmax ∇β over β > 0, and per class (0: y = +1, 1: y = −1)
+// argmin ∇α over all, argmax ∇α over α > 0 and argmin G over β > 0 (kinds
+// IV, V); −1 when there is none.
+type extremes struct {
+	bmin, bmaxP        int
+	amin, amaxP, gminB [2]int
+}
+
+func (s *state) extremes() extremes {
+	e := extremes{bmin: -1, bmaxP: -1, amin: [2]int{-1, -1}, amaxP: [2]int{-1, -1}, gminB: [2]int{-1, -1}}
+	for i := 0; i < s.n; i++ {
 		gb := s.F[i]
-		if bmin < 0 || gb < s.F[bmin] {
-			bmin = i
+		if e.bmin < 0 || gb < s.F[e.bmin] {
+			e.bmin = i
 		}
-		if s.b[i] > 0 && (bmaxP < 0 || gb > s.F[bmaxP]) {
-			bmaxP = i
+		if s.b[i] > 0 && (e.bmaxP < 0 || gb > s.F[e.bmaxP]) {
+			e.bmaxP = i
 		}
 		c := cls(s.y[i])
 		g := s.ga(i)
-		if amin[c] < 0 || g < s.ga(amin[c]) {
-			amin[c] = i
+		if e.amin[c] < 0 || g < s.ga(e.amin[c]) {
+			e.amin[c] = i
 		}
-		if s.a[i] > 0 && (amaxP[c] < 0 || g > s.ga(amaxP[c])) {
-			amaxP[c] = i
+		if s.a[i] > 0 && (e.amaxP[c] < 0 || g > s.ga(e.amaxP[c])) {
+			e.amaxP[c] = i
 		}
-		if s.b[i] > 0 && (gminB[c] < 0 || s.G[i] < s.G[gminB[c]]) {
-			gminB[c] = i
+		if s.b[i] > 0 && (e.gminB[c] < 0 || s.G[i] < s.G[e.gminB[c]]) {
+			e.gminB[c] = i
 		}
 	}
+	return e
+}
+
+// select_ returns the best step and the maximal KKT violation: the
+// complete first-order test over kinds I–III, and the step of largest
+// gain over all five kinds.
+func (s *state) select_() (step, float64) {
+	e := s.extremes()
 	viol := 0.0
 	best := step{}
-	consider := func(st step) {
+	consider := func(st step, v float64) {
+		if v > viol {
+			viol = v
+		}
 		if st.kind != 0 && st.gain > best.gain {
 			best = st
 		}
 	}
 	// Type I.
-	if bmaxP >= 0 {
-		if v := s.F[bmaxP] - s.F[bmin]; v > viol {
-			viol = v
-		}
-		consider(s.bestI(bmin))
+	if e.bmaxP >= 0 {
+		consider(s.bestI(e.bmin), s.F[e.bmaxP]-s.F[e.bmin])
 	}
 	// Type II, per class.
 	for c := 0; c < 2; c++ {
-		if amaxP[c] >= 0 {
-			if v := s.ga(amaxP[c]) - s.ga(amin[c]); v > viol {
-				viol = v
-			}
-			consider(s.bestII(amin[c], c))
+		if e.amaxP[c] >= 0 {
+			consider(s.bestII(e.amin[c], c), s.ga(e.amaxP[c])-s.ga(e.amin[c]))
 		}
 	}
-	// Type III, increasing the α pair.
-	if bmaxP >= 0 {
-		d := s.ga(amin[0]) + s.ga(amin[1]) - 2*s.F[bmaxP]
-		if v := -d / 2; v > viol {
-			viol = v
-		}
-		if d < 0 {
-			consider(s.stepIII(amin[0], amin[1], bmaxP, 1, d))
-		}
+	// Type III, increasing the α pair, then decreasing it.
+	if e.bmaxP >= 0 {
+		d := s.ga(e.amin[0]) + s.ga(e.amin[1]) - 2*s.F[e.bmaxP]
+		consider(s.stepIII(e.amin[0], e.amin[1], e.bmaxP, 1, d), -d/2)
 	}
-	// Type III, decreasing the α pair.
-	if amaxP[0] >= 0 && amaxP[1] >= 0 {
-		d := -(s.ga(amaxP[0]) + s.ga(amaxP[1])) + 2*s.F[bmin]
-		if v := -d / 2; v > viol {
-			viol = v
-		}
-		if d < 0 {
-			consider(s.stepIII(amaxP[0], amaxP[1], bmin, -1, d))
-		}
+	if e.amaxP[0] >= 0 && e.amaxP[1] >= 0 {
+		d := -(s.ga(e.amaxP[0]) + s.ga(e.amaxP[1])) + 2*s.F[e.bmin]
+		consider(s.stepIII(e.amaxP[0], e.amaxP[1], e.bmin, -1, d), -d/2)
 	}
 	// Kind IV (same class, α+β fixed).
 	for c := 0; c < 2; c++ {
-		if gminB[c] >= 0 {
-			consider(s.bestIV(gminB[c], c))
+		if e.gminB[c] >= 0 {
+			consider(s.bestIV(e.gminB[c], c), 0)
 		}
 	}
 	// Kind V (across classes, α+β fixed), both signs; amaxP has α > 0.
-	if gminB[0] >= 0 && gminB[1] >= 0 {
-		p, q := gminB[0], gminB[1]
-		if d := s.G[p] + s.G[q] - 2; d < 0 {
-			consider(s.stepV(p, q, 1, d))
-		}
+	if e.gminB[0] >= 0 && e.gminB[1] >= 0 {
+		p, q := e.gminB[0], e.gminB[1]
+		consider(s.stepV(p, q, 1, s.G[p]+s.G[q]-2), 0)
 	}
-	if amaxP[0] >= 0 && amaxP[1] >= 0 {
-		p, q := amaxP[0], amaxP[1]
-		if d := -(s.G[p] + s.G[q] - 2); d < 0 {
-			consider(s.stepV(p, q, -1, d))
-		}
+	if e.amaxP[0] >= 0 && e.amaxP[1] >= 0 {
+		p, q := e.amaxP[0], e.amaxP[1]
+		consider(s.stepV(p, q, -1, -(s.G[p]+s.G[q]-2)), 0)
 	}
 	return best, viol
 }
@@ -376,7 +424,7 @@ func (s *state) select_() (step, float64) {
 // bestIV picks j (α_j > 0, class c) for αᵢ += t, βᵢ −= t, αⱼ −= t, βⱼ += t;
 // the directional derivative is Gᵢ − Gⱼ (the K̃ terms cancel).
 func (s *state) bestIV(i, c int) step {
-	ki := s.kc.row(i)
+	ki := s.kc.Row(i)
 	best := step{}
 	for j := 0; j < s.n; j++ {
 		if s.a[j] <= 0 || j == i || cls(s.y[j]) != c {
@@ -399,9 +447,12 @@ func (s *state) bestIV(i, c int) step {
 }
 
 // stepV builds sgn·(e(αp) − e(βp) + e(αq) − e(βq)), p in class +1 and q in
-// class −1, with directional derivative d < 0.
+// class −1, with directional derivative d (no step unless d < 0).
 func (s *state) stepV(p, q int, sgn, d float64) step {
-	kp := s.kc.row(p)
+	if !(d < 0) {
+		return step{}
+	}
+	kp := s.kc.Row(p)
 	h := curv(s.kd[p] + s.kd[q] - 2*kp[q])
 	t := -d / h
 	if sgn > 0 {
@@ -428,7 +479,7 @@ func curv(h float64) float64 {
 
 // bestI picks j (β_j > 0) for the type-I step that raises β_i.
 func (s *state) bestI(i int) step {
-	ti := s.tc.row(i)
+	ti := s.tc.Row(i)
 	gi := s.F[i]
 	best := step{}
 	for j := 0; j < s.n; j++ {
@@ -453,8 +504,8 @@ func (s *state) bestI(i int) step {
 
 // bestII picks j (α_j > 0, same class c) for the type-II step raising α_i.
 func (s *state) bestII(i, c int) step {
-	ki := s.kc.row(i)
-	ti := s.tc.row(i)
+	ki := s.kc.Row(i)
+	ti := s.tc.Row(i)
 	gi := s.ga(i)
 	best := step{}
 	for j := 0; j < s.n; j++ {
@@ -478,11 +529,14 @@ func (s *state) bestII(i, c int) step {
 }
 
 // stepIII builds the type-III step along sgn·(e(αp)+e(αq)−2e(βk)) with
-// directional derivative d < 0.
+// directional derivative d (no step unless d < 0).
 func (s *state) stepIII(p, q, k int, sgn, d float64) step {
-	kp := s.kc.row(p)
-	tp := s.tc.row(p)
-	tq := s.tc.row(q)
+	if !(d < 0) {
+		return step{}
+	}
+	kp := s.kc.Row(p)
+	tp := s.tc.Row(p)
+	tq := s.tc.Row(q)
 	// α part: (ep+eq)ᵀ(yyᵀ∘K)(ep+eq) with yp yq = −1; K̃ part on u = ep+eq−2ek.
 	h := s.kd[p] + s.kd[q] - 2*kp[q] +
 		s.il*(s.td[p]+s.td[q]+4*s.td[k]+2*tp[q]-4*tp[k]-4*tq[k])
@@ -514,7 +568,7 @@ func (s *state) apply(st step) {
 	}
 	switch st.kind {
 	case 1:
-		ti, tj := s.tc.row(st.i), s.tc.row(st.j)
+		ti, tj := s.tc.Row(st.i), s.tc.Row(st.j)
 		s.b[st.i] += t
 		s.b[st.j] = math.Max(0, s.b[st.j]-t)
 		c := t * s.il
@@ -522,14 +576,14 @@ func (s *state) apply(st step) {
 			s.F[l] += c * (ti[l] - tj[l])
 		}
 	case 2:
-		ki, kj := s.kc.row(st.i), s.kc.row(st.j)
+		ki, kj := s.kc.Row(st.i), s.kc.Row(st.j)
 		s.a[st.i] += t
 		s.a[st.j] = math.Max(0, s.a[st.j]-t)
 		yc := s.y[st.i] * t
 		for l := range s.G {
 			s.G[l] += yc * s.y[l] * (ki[l] - kj[l])
 		}
-		ti, tj := s.tc.row(st.i), s.tc.row(st.j)
+		ti, tj := s.tc.Row(st.i), s.tc.Row(st.j)
 		c := t * s.il
 		for l := range s.F {
 			s.F[l] += c * (ti[l] - tj[l])
@@ -540,11 +594,11 @@ func (s *state) apply(st step) {
 		s.a[p] = math.Max(0, s.a[p]+dt)
 		s.a[q] = math.Max(0, s.a[q]+dt)
 		s.b[k] = math.Max(0, s.b[k]-2*dt)
-		kp, kq := s.kc.row(p), s.kc.row(q)
+		kp, kq := s.kc.Row(p), s.kc.Row(q)
 		for l := range s.G {
 			s.G[l] += dt * s.y[l] * (kp[l] - kq[l]) // y_p = +1, y_q = −1
 		}
-		tp, tq, tk := s.tc.row(p), s.tc.row(q), s.tc.row(k)
+		tp, tq, tk := s.tc.Row(p), s.tc.Row(q), s.tc.Row(k)
 		c := dt * s.il
 		for l := range s.F {
 			s.F[l] += c * (tp[l] + tq[l] - 2*tk[l])
@@ -555,7 +609,7 @@ func (s *state) apply(st step) {
 		s.b[i] = math.Max(0, s.b[i]-t)
 		s.a[j] = math.Max(0, s.a[j]-t)
 		s.b[j] += t
-		ki, kj := s.kc.row(i), s.kc.row(j)
+		ki, kj := s.kc.Row(i), s.kc.Row(j)
 		yc := s.y[i] * t
 		for l := range s.G {
 			s.G[l] += yc * s.y[l] * (ki[l] - kj[l])
@@ -567,7 +621,7 @@ func (s *state) apply(st step) {
 		s.a[q] = math.Max(0, s.a[q]+dt)
 		s.b[p] = math.Max(0, s.b[p]-dt)
 		s.b[q] = math.Max(0, s.b[q]-dt)
-		kp, kq := s.kc.row(p), s.kc.row(q)
+		kp, kq := s.kc.Row(p), s.kc.Row(q)
 		for l := range s.G {
 			s.G[l] += dt * s.y[l] * (kp[l] - kq[l])
 		}

@@ -94,7 +94,7 @@ func kktResidual(K, KT []float64, y []float64, r *Result, C, lam float64) float6
 
 func TestAgainstCvxopt(t *testing.T) {
 	for _, f := range loadFixtures(t) {
-		p := &Problem{K: &Dense{f.N, f.K}, KT: &Dense{f.N, f.KTilde}, Y: f.Y, C: f.C, Lambda: f.Lambda}
+		p := &Problem{K: &Dense{N: f.N, Data: f.K}, KT: &Dense{N: f.N, Data: f.KTilde}, Y: f.Y, C: f.C, Lambda: f.Lambda}
 		r, err := Solve(context.Background(), p, Options{Eps: 1e-9})
 		if err != nil {
 			t.Fatalf("%s: %v", f.Name, err)
@@ -117,7 +117,7 @@ func TestAgainstCvxopt(t *testing.T) {
 }
 
 func TestBadInput(t *testing.T) {
-	k := &Dense{2, []float64{1, 0, 0, 1}}
+	k := &Dense{N: 2, Data: []float64{1, 0, 0, 1}}
 	cases := map[string]*Problem{
 		"nil":        nil,
 		"one class":  {K: k, KT: k, Y: []float64{1, 1}, C: 1, Lambda: 1},
@@ -125,8 +125,8 @@ func TestBadInput(t *testing.T) {
 		"C zero":     {K: k, KT: k, Y: []float64{1, -1}, C: 0, Lambda: 1},
 		"C NaN":      {K: k, KT: k, Y: []float64{1, -1}, C: math.NaN(), Lambda: 1},
 		"lambda neg": {K: k, KT: k, Y: []float64{1, -1}, C: 1, Lambda: -1},
-		"sizes":      {K: k, KT: &Dense{1, []float64{1}}, Y: []float64{1, -1}, C: 1, Lambda: 1},
-		"NaN kernel": {K: &Dense{2, []float64{math.NaN(), 0, 0, 1}}, KT: k, Y: []float64{1, -1}, C: 1, Lambda: 1},
+		"sizes":      {K: k, KT: &Dense{N: 1, Data: []float64{1}}, Y: []float64{1, -1}, C: 1, Lambda: 1},
+		"NaN kernel": {K: &Dense{N: 2, Data: []float64{math.NaN(), 0, 0, 1}}, KT: k, Y: []float64{1, -1}, C: 1, Lambda: 1},
 	}
 	for name, p := range cases {
 		if _, err := Solve(context.Background(), p, Options{}); err == nil {
@@ -139,7 +139,7 @@ func TestCancel(t *testing.T) {
 	f := loadFixtures(t)[0]
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	p := &Problem{K: &Dense{f.N, f.K}, KT: &Dense{f.N, f.KTilde}, Y: f.Y, C: f.C, Lambda: f.Lambda}
+	p := &Problem{K: &Dense{N: f.N, Data: f.K}, KT: &Dense{N: f.N, Data: f.KTilde}, Y: f.Y, C: f.C, Lambda: f.Lambda}
 	if _, err := Solve(ctx, p, Options{}); err != context.Canceled {
 		t.Fatalf("got %v, want context.Canceled", err)
 	}
@@ -152,7 +152,7 @@ func TestCancel(t *testing.T) {
 // independently of the solver) in far fewer iterations.
 func TestPolish(t *testing.T) {
 	for _, f := range loadFixtures(t) {
-		p := &Problem{K: &Dense{f.N, f.K}, KT: &Dense{f.N, f.KTilde}, Y: f.Y, C: f.C, Lambda: f.Lambda}
+		p := &Problem{K: &Dense{N: f.N, Data: f.K}, KT: &Dense{N: f.N, Data: f.KTilde}, Y: f.Y, C: f.C, Lambda: f.Lambda}
 		r, err := Solve(context.Background(), p, Options{Eps: 1e-9, Polish: true})
 		if err != nil {
 			t.Fatalf("%s: %v", f.Name, err)
@@ -187,7 +187,7 @@ func TestPolish(t *testing.T) {
 	for i := range y {
 		y[i] = float64(2*(i%2) - 1)
 	}
-	p := &Problem{K: &Dense{n, K}, KT: &Dense{n, KT}, Y: y, C: 10, Lambda: 1e-4}
+	p := &Problem{K: &Dense{N: n, Data: K}, KT: &Dense{N: n, Data: KT}, Y: y, C: 10, Lambda: 1e-4}
 	pol, err := Solve(context.Background(), p, Options{Eps: 1e-6, Polish: true})
 	if err != nil {
 		t.Fatal(err)
@@ -250,7 +250,7 @@ func TestPolishWidens(t *testing.T) {
 				y[i] = 1
 			}
 		}
-		p := &Problem{K: &Dense{n, K}, KT: &Dense{n, KT}, Y: y, C: 1, Lambda: 100}
+		p := &Problem{K: &Dense{N: n, Data: K}, KT: &Dense{N: n, Data: KT}, Y: y, C: 1, Lambda: 100}
 		var rs [2]*Result
 		for k, w := range []bool{true, false} {
 			if rs[k], err = Solve(context.Background(), p, Options{Eps: 1e-6, Polish: true, noWiden: !w}); err != nil {

@@ -86,7 +86,7 @@ func TestAgainstQP(t *testing.T) {
 			t.Fatalf("trial %d (n=%d C=%g λ=%g): the qp reference did not converge: status %v after %d iterations (relative primal residual %g, dual residual %g, gap %g)",
 				trial, n, C, lam, ref.Status, ref.Iter, ref.RelPrimalRes, ref.RelDualRes, ref.RelGap)
 		}
-		res, err := Solve(context.Background(), &Problem{K: &Dense{n, K}, KT: &Dense{n, KT}, Y: y, C: C, Lambda: lam}, Options{Eps: 1e-9})
+		res, err := Solve(context.Background(), &Problem{K: &Dense{N: n, Data: K}, KT: &Dense{N: n, Data: KT}, Y: y, C: C, Lambda: lam}, Options{Eps: 1e-9})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -19,7 +19,7 @@ func TestGramFace(t *testing.T) {
 		w[i] = rng.NormFloat64()
 	}
 	perm := rng.Perm(n)
-	var pw polishScratch
+	var pw faceScratch
 	pw.reset(n)
 	build := func(F []int) []float64 {
 		wf := make([]float64, len(F)*k)

@@ -4,74 +4,44 @@ import (
 	"cmp"
 	"math"
 	"slices"
-
-	"gonum.org/v1/gonum/mat"
+	"sync"
 
 	"lupilab/models/fastblas"
-	"lupilab/models/solver/ncqp"
+	"lupilab/models/solver/decomp"
 )
 
-// Newton polishing on the free set (Options.Polish).
+// Newton polishing on the free set (Options.Polish): the engine's polish
+// (decomp.Polisher: active-set Newton steps on the face of the free
+// variables under yᵀα = Δ, rounds widened by the violators) on this
+// solver's state. SMO moves two coordinates at a time, so its iteration
+// count grows with the condition number of Q restricted to the free
+// variables; SVM2+ duals whose support vectors are all free (no upper
+// bound) finish in a few hundred SMO iterations instead of tens of
+// thousands.
 //
-// SMO moves two coordinates at a time, so its iteration count grows with
-// the condition number of Q restricted to the free variables. Duals whose Q
-// has a tiny but non-zero spectrum there — SVM2+ with large C (Qλ ≤ 1/C on
-// the directions a low-rank K misses), or any SVM dual with a low-rank
-// kernel and large C — take millions of iterations for a few dozen free
-// variables. An active-set Newton step fixes that: with F the free
-// variables, minimise the objective over the face {α_B fixed, yᵀα = Δ}
-// exactly,
-//
-//	d = argmin ½dᵀQ_FF d + ∇_Fᵀd  s.t.  y_Fᵀd = 0,
-//
-// (one Cholesky factorisation of Q_FF + δI, two solves, the multiplier of
-// the equality by its Schur complement), then take the exact line-search
-// step along d clipped by the box (a ratio test: the first variable to reach
-// a bound stops the step and leaves F). The objective never increases, the
-// iterate stays feasible, and SMO continues from it with its own stopping
-// rule unchanged; when F is the optimal free set the step lands on the
-// optimum, and SMO's next selection certifies it.
-//
-// Rounds: the free set of an unfinished SMO run is neither a subset nor a
-// superset of the optimal one. A round solves one face (above); the next
-// round refactorises the face of the variables that are free now, widened
-// by the variables at a bound that violate the optimality conditions there
-// (−yₜ∇ₜ against the multiplier b the free variables agree on; at most
-// |F|/4 per round, the largest violations first), so a polish is an
-// active-set method warm-started by SMO, and SVM2+ duals whose support
-// vectors are all free (no upper bound) finish in a few hundred SMO
-// iterations instead of tens of thousands.
-//
-// Cost control: within a round Q_FF + δI is factorised once; a variable
-// that a step drives to a bound stays there by one more equality eₖᵀd = 0
-// in the Schur complement (one solve, O(|F|²)); H̃⁻¹∇ and H̃d follow the
-// step without products with Q (d = −H̃⁻¹(∇ + Eᵀμ)); once the Schur
-// complement has more rows than about |F|^⅔ the next round refactorises
-// the smaller face. Only a round's final change touches the whole gradient
-// (O(|F|·n)). When Q = WWᵀ with a small factor (Factored: SVM2+ with
-// linear kernels) a round computes no row: Q_FF = W_F W_Fᵀ by one rank-k
-// update and the gradient changes by W(W_Fᵀ Δα_F), O((|F| + n)·k).
-// A polish runs only when the work of the SMO iterations since
-// the previous one (≈ 6 flops per active variable and iteration) pays for a
-// round and for what the previous polish spent, and it stops when it has
-// spent max(4 × that work, 3|F|³, min(30|F|³, 4·10⁶)), plus up to four
+// This file holds what is particular to SVM-form duals: the face's rows
+// (from the row cache, or, when Q = WWᵀ has a small factor — Factored:
+// SVM2+ with linear kernels — Q_FF = W_F W_Fᵀ by one rank-k update and the
+// gradient change W(W_Fᵀ Δα_F), O((|F| + n)·k), no row at all), the
+// violators against the multiplier b of yᵀα = Δ, and the schedule: a
+// polish runs only when the work of the SMO iterations since the previous
+// one (≈ 6 flops per active variable and iteration) pays for a round and
+// for what the previous polish spent, and it stops when it has spent
+// max(4 × that work, 3|F|³, min(30|F|³, 4·10⁶)), plus up to four
 // extensions of 4·10⁶ granted while the number of violators at its solved
-// faces keeps falling (an active set that is converging). The factorisation
-// is blocked with progress ticks (ncqp.CholeskyTick), and rounds and passes
-// report progress too: a browser needs its callbacks every few
-// milliseconds. Factorisation and solves are ncqp.CholeskyShifted's.
+// faces keeps falling (an active set that is converging).
 
 // polishMaxFree bounds |F| (a polish costs O(|F|³)).
 const polishMaxFree = 2000
 
-// polishDue says whether a polish should run now: the SMO work since the
-// previous polish must pay for one round (factorisation, the gradient
-// update, a few passes) and for what the previous polish actually cost.
-func (s *solver[T]) polishDue() bool {
-	if !s.opt.Polish || s.iter < s.nextPolish {
-		return false
+// PolishDue implements decomp.Policy: the SMO work since the previous
+// polish must pay for one round (factorisation, the gradient update, a few
+// passes) and for what the previous polish actually cost.
+func (s *solver[T]) PolishDue(iter int, work float64) (float64, bool) {
+	if iter < s.nextPolish {
+		return 0, false
 	}
-	s.nextPolish = s.iter + polishEvery(s.l)
+	s.nextPolish = iter + polishEvery(s.l)
 	nf := 0
 	for t := 0; t < s.l; t++ {
 		if s.status[t] == free {
@@ -79,95 +49,26 @@ func (s *solver[T]) polishDue() bool {
 		}
 	}
 	if nf < 2 || nf > polishMaxFree {
-		return false
+		return 0, false
 	}
 	f := float64(nf)
-	return math.Max(f*f*f/6+10*f*f+f*float64(s.l), s.polishCost) <= s.work
+	if math.Max(f*f*f/6+10*f*f+f*float64(s.l), s.polishCost) > work {
+		return 0, false
+	}
+	s.earned = max(4*work, polishBudgetF3*f*f*f)
+	s.grant = max(s.earned, min(10*polishBudgetF3*f*f*f, polishBudgetFloor))
+	return s.grant, true
 }
 
-// polishRounds bounds the rounds of a polish (each adds the bound variables
-// that violate the optimality conditions of the previous round's face).
-const polishRounds = 50
-
-// polish takes Newton steps on the free set (see above) on the whole
-// problem (shrunk variables are restored first). Each round after the
-// first adds to the face the variables at a bound that violate the
-// optimality conditions at the previous round's point (the largest
-// violations first), so that a polish reaches the optimum when SMO has not
-// yet freed every support vector.
-func (s *solver[T]) polish() {
-	s.polishes++
-	if s.active < s.l {
-		s.reconstructGradient()
-		s.active = s.l
-	}
-	s.haveNext = false
-	F := s.freeSet(nil)
-	fn := float64(len(F))
-	earned := max(4*s.work, polishBudgetF3*fn*fn*fn)
-	budget := max(earned, min(10*polishBudgetF3*fn*fn*fn, polishBudgetFloor))
-	start := budget
-	s.work = 0
-	if len(F) < 2 {
-		return
-	}
-	if s.opt.Progress != nil {
-		s.opt.Progress(s.iter, s.viol)
-	}
-	optimal := false
-	// nv is the number of violators at the last solved face; ext counts
-	// the budget extensions granted while it kept falling.
-	nv, ext := math.MaxInt, 0
-	for round := 0; round < polishRounds; round++ {
-		if round > 0 {
-			F = s.freeSet(F[:0])
-			if optimal {
-				// The face is solved: widen it by the violators.
-				add, n := s.polishViolators(len(F))
-				if len(add) == 0 {
-					break
-				}
-				// Low on budget while the violators keep falling: the
-				// active set is converging, and finishing it here is
-				// cheaper than the SMO iterations that would have to pay
-				// for another polish (digits one-vs-rest, n = 1 438:
-				// 1 163–8 144 SMO iterations for four classes, which an
-				// extended polish saves).
-				falling := n < nv
-				nv = n
-				if budget < polishBudgetFloor/2 && falling && ext < polishExtensions {
-					ext++
-					budget += polishBudgetFloor
-				}
-				if budget <= 0 {
-					break
-				}
-				F = append(F, add...)
-			} else if budget <= 0 {
-				break
-			}
-			if len(F) < 2 {
-				break
-			}
-		}
-		if round > 0 && s.opt.Progress != nil {
-			s.opt.Progress(s.iter, s.viol)
-		}
-		var ok bool
-		if budget, ok, optimal = s.faceNewton(F, budget); !ok {
-			break
-		}
-	}
-	// What the floor allowed beyond the earned budget is not charged to the
-	// next polish (the floor is a fixed allowance, not a debt).
-	s.polishCost = min(start-budget, earned)
-	if s.opt.Progress != nil {
-		s.opt.Progress(s.iter, s.viol)
-	}
+// Polished implements decomp.Policy. What the floor allowed beyond the
+// earned budget is not charged to the next polish (the floor is a fixed
+// allowance, not a debt).
+func (s *solver[T]) Polished(left float64, _ bool) {
+	s.polishCost = min(s.grant-left, s.earned)
 }
 
-// freeSet appends the free variables to F.
-func (s *solver[T]) freeSet(F []int) []int {
+// Free implements decomp.Face: the free variables.
+func (s *solver[T]) Free(F []int) []int {
 	for t := 0; t < s.l; t++ {
 		if s.status[t] == free {
 			F = append(F, t)
@@ -176,31 +77,28 @@ func (s *solver[T]) freeSet(F []int) []int {
 	return F
 }
 
-// polishViolators returns the variables at a bound (at most polishAddK(nf))
-// whose move off the bound would decrease the objective at the current
-// point by more than eps per unit, the largest violations first, and how
-// many such violators there are in all. With the
-// equality constraint the violation is measured against the multiplier b
-// that the free variables agree on after a Newton step (−yₜ∇ₜ = b).
-// The returned slice is the solver's scratch, valid until the next call.
-func (s *solver[T]) polishViolators(nf int) (add []int, violators int) {
+// Violators implements decomp.Face: the variables at a bound whose move off
+// the bound would decrease the objective by more than eps per unit. With
+// the equality constraint the violation is measured against the multiplier
+// b that the free variables agree on after a Newton step (−yₜ∇ₜ = b).
+func (s *solver[T]) Violators(add []int, k int) ([]int, int) {
 	var b float64
 	if s.eq {
 		var sum float64
-		var k int
+		var nf int
 		for t := 0; t < s.l; t++ {
 			if s.status[t] == free {
 				sum += -s.y[t] * s.g[t]
-				k++
+				nf++
 			}
 		}
-		if k == 0 {
-			return nil, 0
+		if nf == 0 {
+			return add, 0
 		}
-		b = sum / float64(k)
+		b = sum / float64(nf)
 	}
-	cs := s.pol.cands[:0]
-	defer func() { s.pol.cands = cs[:0] }()
+	cs := s.face.cands[:0]
+	defer func() { s.face.cands = cs[:0] }()
 	for t := 0; t < s.l; t++ {
 		st := s.status[t]
 		if st == free || st == fixed {
@@ -222,43 +120,29 @@ func (s *solver[T]) polishViolators(nf int) (add []int, violators int) {
 			cs = append(cs, cand{t, v})
 		}
 	}
-	violators = len(cs)
 	slices.SortFunc(cs, func(a, b cand) int { return cmp.Compare(b.v, a.v) })
-	if k := polishAddK(nf); len(cs) > k {
-		cs = cs[:k]
-	}
-	add = s.pol.add[:0]
-	for _, c := range cs {
+	for _, c := range cs[:min(len(cs), k)] {
 		add = append(add, c.t)
 	}
-	s.pol.add = add
-	return add, violators
+	return add, len(cs)
 }
 
-// faceNewton minimises the objective over the face of the variables F
-// (the others fixed) by Newton steps with a ratio test, applies the result
-// to α and ∇, and returns the budget left; ok is false when the face could
-// not be factorised (nothing changed).
-func (s *solver[T]) faceNewton(F []int, budget float64) (left float64, ok, optimal bool) {
+// Load implements decomp.Face: Q_FF from the factor (gramFace) or from the
+// cached rows, α_F, ∇_F, the bounds and y_F.
+func (s *solver[T]) Load(F []int, f *decomp.FaceProblem) bool {
 	l := s.l
 	nf := len(F)
-	fn := float64(nf)
-	budget -= fn*fn*fn/6 + fn*float64(l)
-	pw := &s.pol
-	pw.h = grow(pw.h, nf*nf)
-	h := mat.NewSymDense(nf, pw.h) // the upper triangle is written below
-	raw := h.RawSymmetric()
 	maxd := 0.0
-	var wf []float64 // W_F, row-major nf×k (Factored path)
 	if s.fac != nil {
 		// Q_FF = W_F W_Fᵀ: one rank-k update, no row of the face.
 		k := s.fac.RawMatrix().Cols
-		pw.wf = grow(pw.wf, nf*k)
-		wf = pw.wf
+		fs := s.face
+		fs.wf = slices.Grow(fs.wf[:0], nf*k)[:nf*k]
+		wf := fs.wf
 		for a, i := range F {
 			copy(wf[a*k:(a+1)*k], s.fac.RawRowView(s.perm[i]))
 		}
-		pw.gramFace(F, s.perm, wf, k, raw.Data, raw.Stride)
+		fs.gramFace(F, s.perm, wf, k, f.H, nf)
 		for _, i := range F {
 			maxd = math.Max(maxd, s.qd[i])
 		}
@@ -266,182 +150,29 @@ func (s *solver[T]) faceNewton(F []int, budget float64) (left float64, ok, optim
 		for a, i := range F {
 			q := s.row(i, l)
 			for b := a; b < nf; b++ {
-				raw.Data[a*raw.Stride+b] = float64(q[F[b]])
+				f.H[a*nf+b] = float64(q[F[b]])
 			}
 			maxd = math.Max(maxd, float64(q[i]))
 		}
 	}
-	if !(maxd > 0) {
-		return budget, false, false
-	}
-	// Q_FF + δI: δ tiny next to Q, enough to factorise a singular Q_FF (the
-	// direction stays a descent direction; the step is exact for Q_FF + δI,
-	// and the final change to α and ∇ uses Q itself).
-	pw.chol = grow(pw.chol, nf*nf)
-	pw.sc.Reset() // the solutions of the last face are no longer needed
-	solve := ncqp.CholeskyShiftedIn(h, maxd, func() {
-		if s.opt.Progress != nil {
-			s.opt.Progress(s.iter, s.viol)
-		}
-	}, pw.chol, &pw.sc)
-	if solve == nil {
-		return budget, false, false
-	}
-	pw.vec = grow(pw.vec, 6*nf)
-	x, x0, g, yf := pw.vec[:nf], pw.vec[nf:2*nf], pw.vec[2*nf:3*nf], pw.vec[3*nf:4*nf]
+	f.MaxDiag = maxd
+	f.Cost = float64(nf) * float64(l)
 	for a, i := range F {
-		x[a] = s.alpha[i]
-		g[a] = s.g[i]
-		yf[a] = s.y[i]
-	}
-	copy(x0, x)
-	if cap(pw.fixed) < nf {
-		pw.fixed = make([]bool, nf)
-	}
-	fixed := pw.fixed[:nf]
-	clear(fixed)
-	// The constraint rows: y (dense) and eₖ for the variables held at a
-	// bound (unit[p] = k; their entries of S and r are read off, O(1)).
-	cols, W, unit := pw.cols[:0], pw.ws[:0], pw.unit[:0]
-	defer func() { pw.cols, pw.ws, pw.unit = cols[:0], W[:0], unit[:0] }()
-	if s.eq {
-		w := solve(yf)
-		if w == nil {
-			return budget, false, false
-		}
-		cols, W, unit = append(cols, yf), append(W, w), append(unit, -1)
-	}
-	d, hd := pw.vec[4*nf:5*nf], pw.vec[5*nf:6*nf]
-	// u = H̃⁻¹g (H̃ = Q_FF + δI) is kept up to date through the step
-	// (H̃⁻¹(g + t·H̃d) = u + t·d) and refreshed by a solve every few passes.
-	u := solve(g)
-	if u == nil {
-		return budget, false, false
-	}
-	// The Schur complement S grows by one row per fixed variable and is
-	// factorised afresh each pass (⅔m³): beyond mMax rows a new round that
-	// refactorises the smaller face is cheaper.
-	mMax := max(8, int(1.5*math.Cbrt(fn*fn)))
-	nfixed := 0
-	for pass := 1; budget > 0; pass++ {
-		m := len(cols)
-		if nfixed > mMax {
-			break
-		}
-		budget -= 4*fn + 2*float64(m)*fn + 2*float64(m*m*m)/3
-		if pass%16 == 0 && s.opt.Progress != nil {
-			// A pass costs O(|F|²): at |F| ≈ 2000 sixteen of them take a
-			// moment in a browser, which needs its callbacks.
-			s.opt.Progress(s.iter, s.viol)
-		}
-		if pass%8 == 0 {
-			budget -= 2 * fn * fn
-			if u = solve(g); u == nil {
-				break
-			}
-		}
-		var mu []float64
-		if m > 0 {
-			if mu = ncqp.SchurMultipliersIn(cols, W, unit, u, &pw.sc); mu == nil {
-				break
-			}
-		}
-		// d = −H̃⁻¹(g + Eᵀμ), so H̃d = −(g + Eᵀμ) needs no product with Q.
-		copy(hd, g)
-		for q := 0; q < m; q++ {
-			mq := mu[q]
-			if k := unit[q]; k >= 0 {
-				hd[k] += mq
-			} else {
-				for a, c := range cols[q] {
-					hd[a] += mq * c
-				}
-			}
-		}
-		var yd, ny float64
-		for a := range d {
-			hd[a] = -hd[a]
-			d[a] = -u[a]
-			for q := 0; q < m; q++ {
-				d[a] -= W[q][a] * mu[q]
-			}
-			if fixed[a] {
-				d[a] = 0
-				continue
-			}
-			yd += yf[a] * d[a]
-			ny++
-		}
+		f.X[a] = s.alpha[i]
+		f.G[a] = s.g[i]
+		f.U[a] = s.u[i]
 		if s.eq {
-			// yᵀd = 0 holds only to rounding relative to ‖H̃⁻¹g‖, large when
-			// Q_FF is nearly singular: project it back exactly.
-			if ny == 0 {
-				break
-			}
-			yd /= ny
-			for a := range d {
-				if !fixed[a] {
-					d[a] -= yd * yf[a]
-				}
-			}
+			f.Eq[0][a] = s.y[i]
 		}
-		gd := dot(g, d)
-		if !(gd < 0) {
-			optimal = true
-			break
-		}
-		// The Newton step on the face is 1 (dᵀH̃d = −gᵀd); the ratio test
-		// may shorten it.
-		step := 1.0
-		block := -1
-		for a, i := range F {
-			var room float64
-			switch {
-			case fixed[a]:
-				continue
-			case d[a] < 0:
-				room = x[a] / -d[a]
-			case d[a] > 0 && !math.IsInf(s.u[i], 1):
-				room = (s.u[i] - x[a]) / d[a]
-			default:
-				continue
-			}
-			if room < step {
-				step, block = room, a
-			}
-		}
-		// A zero step (a variable at its bound that the direction pushes
-		// out of the box: one that a round added) only fixes that variable.
-		if math.IsNaN(step) || step < 0 {
-			break
-		}
-		for a, i := range F {
-			x[a] = math.Min(math.Max(x[a]+step*d[a], 0), s.u[i])
-			g[a] += step * hd[a]
-			u[a] += step * d[a]
-		}
-		if block < 0 {
-			optimal = true
-			break
-		}
-		nfixed++
-		if d[block] < 0 {
-			x[block] = 0
-		} else {
-			x[block] = s.u[F[block]]
-		}
-		fixed[block] = true
-		ek := pw.sc.Vec(nf)
-		clear(ek)
-		ek[block] = 1
-		budget -= 2 * fn * fn
-		w := solve(ek)
-		if w == nil {
-			break
-		}
-		cols, W, unit = append(cols, ek), append(W, w), append(unit, block)
 	}
-	// Apply the change to α, ∇ and Ḡ.
+	return true
+}
+
+// Apply implements decomp.Face: α_F moves to f.X, and ∇ and Ḡ follow.
+func (s *solver[T]) Apply(F []int, f *decomp.FaceProblem) {
+	l := s.l
+	x, x0 := f.X, f.X0
+	s.haveNext = false
 	if s.fac != nil {
 		// ∇ += Q[:, F]Δα_F = W(W_Fᵀ Δα_F): O((|F| + n)·k), no rows.
 		raw := s.fac.RawMatrix()
@@ -449,11 +180,12 @@ func (s *solver[T]) faceNewton(F []int, budget float64) (left float64, ok, optim
 		for a := range F {
 			x0[a] = x[a] - x0[a]
 		}
-		pw.w = grow(pw.w, k)
-		pw.out = grow(pw.out, raw.Rows)
-		w, out := pw.w, pw.out
+		fs := s.face
+		fs.w = slices.Grow(fs.w[:0], k)[:k]
+		fs.out = slices.Grow(fs.out[:0], raw.Rows)[:raw.Rows]
+		w, out := fs.w, fs.out
 		clear(w)
-		fastblas.AddMulT(nf, k, wf, k, x0, w)
+		fastblas.AddMulT(len(F), k, fs.wf, k, x0, w)
 		fastblas.MulVec(raw.Rows, k, raw.Data, raw.Stride, w, out)
 		for t := range s.g[:l] {
 			s.g[t] += out[s.perm[t]]
@@ -476,15 +208,20 @@ func (s *solver[T]) faceNewton(F []int, budget float64) (left float64, ok, optim
 		s.updateGbar(i, was)
 		s.lastAlpha = math.Max(s.lastAlpha, x[a])
 	}
-	return budget, true, optimal
 }
 
-// polishScratch is the storage a polish reuses from round to round and
-// from one polish to the next: the face's Q_FF and its factor, W_F, the
-// vectors of a round and the factored gradient update.
-type polishScratch struct {
-	h, chol, wf, vec, w, out []float64
-	fixed                    []bool
+// Tick implements decomp.Face: progress during a polish.
+func (s *solver[T]) Tick() {
+	if s.opt.Progress != nil {
+		s.opt.Progress(s.iter, s.viol)
+	}
+}
+
+// faceScratch is the storage of the factored faces, reused from round to
+// round and (facePool) from one solve to the next: W_F, the factored
+// gradient update, the last face's Q_FF, and the violators' candidates.
+type faceScratch struct {
+	wf, w, out []float64
 	// The last factored face's Q_FF (upper triangle, stride len(prevF))
 	// and its variables by original index; prevAt[j] is 1 + the position
 	// of variable j in prevF, 0 when absent (see gramFace).
@@ -492,30 +229,28 @@ type polishScratch struct {
 	prevF   []int
 	prevAt  []int32
 	prevPos []int // scratch of gramFace
-	// sc holds a face's solutions and Schur systems; cols, ws and unit
-	// its constraint rows (faceNewton), cands and add polishViolators'.
-	sc        ncqp.Scratch
-	cols, ws  [][]float64
-	unit, add []int
-	cands     []cand
+	cands   []cand
 }
 
-// cand is a variable at a bound and its violation (polishViolators).
+// facePool recycles faceScratch between solves.
+var facePool sync.Pool
+
+// cand is a variable at a bound and its violation (Violators).
 type cand struct {
 	t int
 	v float64
 }
 
 // reset forgets the last face (a new solve: another W), for n variables.
-func (pw *polishScratch) reset(n int) {
-	if len(pw.prevAt) < n {
-		pw.prevAt = make([]int32, n)
+func (fs *faceScratch) reset(n int) {
+	if len(fs.prevAt) < n {
+		fs.prevAt = make([]int32, n)
 	} else {
-		for _, j := range pw.prevF {
-			pw.prevAt[j] = 0
+		for _, j := range fs.prevF {
+			fs.prevAt[j] = 0
 		}
 	}
-	pw.prevF = pw.prevF[:0]
+	fs.prevF = fs.prevF[:0]
 }
 
 // gramFace writes the upper triangle of Q_FF = W_F W_Fᵀ (wf: the face's
@@ -527,14 +262,14 @@ func (pw *polishScratch) reset(n int) {
 // recomputed (digits one-vs-rest, n = 269: 4.4 rounds per class). perm
 // maps F's positions to the original indices under which faces are
 // compared. The face is then kept for the next call.
-func (pw *polishScratch) gramFace(F, perm []int, wf []float64, k int, c []float64, ldc int) {
+func (fs *faceScratch) gramFace(F, perm []int, wf []float64, k int, c []float64, ldc int) {
 	nf := len(F)
-	np := len(pw.prevF)
-	pw.prevPos = slices.Grow(pw.prevPos[:0], nf)[:nf]
-	prev := pw.prevPos
+	np := len(fs.prevF)
+	fs.prevPos = slices.Grow(fs.prevPos[:0], nf)[:nf]
+	prev := fs.prevPos
 	old := 0
 	for a, i := range F {
-		prev[a] = int(pw.prevAt[perm[i]]) - 1
+		prev[a] = int(fs.prevAt[perm[i]]) - 1
 		if prev[a] >= 0 {
 			old++
 		}
@@ -550,7 +285,7 @@ func (pw *polishScratch) gramFace(F, perm []int, wf []float64, k int, c []float6
 			for b := a; b < nf; b++ {
 				if pb := prev[b]; pa >= 0 && pb >= 0 {
 					p, q := min(pa, pb), max(pa, pb)
-					row[b] = pw.prevH[p*np+q]
+					row[b] = fs.prevH[p*np+q]
 				} else {
 					row[b] = fastblas.Dot(wa, wf[b*k:(b+1)*k])
 				}
@@ -558,34 +293,18 @@ func (pw *polishScratch) gramFace(F, perm []int, wf []float64, k int, c []float6
 		}
 	}
 	// Keep this face for the next call.
-	for _, j := range pw.prevF {
-		pw.prevAt[j] = 0
+	for _, j := range fs.prevF {
+		fs.prevAt[j] = 0
 	}
-	pw.prevF = pw.prevF[:0]
+	fs.prevF = fs.prevF[:0]
 	for a, i := range F {
-		pw.prevF = append(pw.prevF, perm[i])
-		pw.prevAt[perm[i]] = int32(a + 1)
+		fs.prevF = append(fs.prevF, perm[i])
+		fs.prevAt[perm[i]] = int32(a + 1)
 	}
-	pw.prevH = grow(pw.prevH, nf*nf)
+	fs.prevH = slices.Grow(fs.prevH[:0], nf*nf)[:nf*nf]
 	for a := 0; a < nf; a++ {
-		copy(pw.prevH[a*nf+a:(a+1)*nf], c[a*ldc+a:a*ldc+nf])
+		copy(fs.prevH[a*nf+a:(a+1)*nf], c[a*ldc+a:a*ldc+nf])
 	}
-}
-
-// grow returns buf[:n], reallocated when its capacity is smaller.
-func grow(buf []float64, n int) []float64 {
-	if cap(buf) < n {
-		return make([]float64, n)
-	}
-	return buf[:n]
-}
-
-func dot(a, b []float64) float64 {
-	var s float64
-	for i, x := range a {
-		s += x * b[i]
-	}
-	return s
 }
 
 // Polish schedule and sizes (tuned on SVM2+: digits one-vs-rest with linear
@@ -593,10 +312,9 @@ func dot(a, b []float64) float64 {
 // models/svmplus/RESULTS.md).
 //
 // polishFirst and polishEvery space the polish checks in SMO iterations
-// (polishDue still requires the work to pay for it); polishBudgetF3 lets a
+// (PolishDue still requires the work to pay for it); polishBudgetF3 lets a
 // polish spend up to that many |F|³ (a few factorisations of the face) when
-// the SMO work so far is smaller; polishAddK is how many violators a round
-// adds.
+// the SMO work so far is smaller.
 const polishBudgetF3 = 3
 
 // polishBudgetFloor lets a small polish spend up to 4·10⁶ flops (a few
@@ -607,7 +325,7 @@ const polishBudgetFloor = 4e6
 
 // polishExtensions bounds how many times a polish that ran out of budget
 // gets polishBudgetFloor more, each granted only while the number of
-// violators at its solved faces keeps falling (see polish).
+// violators at its solved faces keeps falling (decomp.PolishOptions).
 const polishExtensions = 4
 
 // polishFirst: with a factor (Factored) a polish computes no row of Q, so
@@ -628,5 +346,3 @@ func polishFirst(n int, factored bool) int {
 }
 
 func polishEvery(n int) int { return max(n/8, 50) }
-
-func polishAddK(nf int) int { return max(1, nf/4) }

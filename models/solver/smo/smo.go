@@ -27,6 +27,11 @@
 // second-order selection (largest guaranteed decrease ∇ᵢ²/Qᵢᵢ among the
 // violators), the same shrinking, and stopping when the largest projected
 // gradient is < eps.
+//
+// The loop, the row cache and the Newton polish are the decomposition
+// engine's (lupilab/models/solver/decomp, shared with SVM1+'s generalised
+// SMO); this package is its policy for SVM-form duals: the selection and
+// the step above, shrinking, rho.
 package smo
 
 import (
@@ -34,76 +39,37 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sync"
 	"unsafe"
 
 	"gonum.org/v1/gonum/mat"
+
+	"lupilab/models/solver/decomp"
 )
 
-// Matrix serves the rows of the symmetric n×n matrix Q on demand.
-type Matrix interface {
-	Size() int
-	Diag(i int) float64
-	// Row writes row i of Q into dst (len Size()).
-	Row(i int, dst []float64)
-}
+// Matrix serves the rows of the symmetric n×n matrix Q on demand (the
+// engine's interface).
+type Matrix = decomp.Matrix
 
 // SubRower is optionally implemented by a Matrix that can compute selected
-// entries of a row: dst[t] = Q[i][idx[t]]. The solver then computes only the
-// entries of active (unshrunk) variables, as LIBSVM does.
-type SubRower interface {
-	SubRow(i int, idx []int, dst []float64)
-}
+// entries of a row: the solver then computes only the entries of active
+// (unshrunk) variables, as LIBSVM does.
+type SubRower = decomp.SubRower
 
 // SubRower32 is SubRower rounding to float32; the solver uses it for a
 // single-precision cache (Options.Float32) when the Matrix has it.
-type SubRower32 interface {
-	SubRow32(i int, idx []int, dst []float32)
-}
+type SubRower32 = decomp.SubRower32
 
-// Factored is optionally implemented by a Matrix that is exactly WWᵀ for an
-// n×k factor W of small rank k (SVM2+ with linear kernels: W = [y∘X, V],
-// k = d + rank Qλ). The Newton polish then forms Q_FF = W_F W_Fᵀ by one
+// Factored is optionally implemented by a Matrix that is exactly WWᵀ for a
+// small factor W: the Newton polish then forms Q_FF = W_F W_Fᵀ by one
 // rank-k update and changes the gradient by W(W_Fᵀ Δα_F), and computes no
 // row of the face (see polish.go).
-type Factored interface {
-	// Factor returns W (n×k), or nil when the matrix has none.
-	Factor() *mat.Dense
-}
+type Factored = decomp.Factored
 
 // DenseMatrix adapts a dense symmetric matrix to Matrix.
-type DenseMatrix struct{ S *mat.SymDense }
+type DenseMatrix = decomp.DenseMatrix
 
 // Dense wraps s as a Matrix.
-func Dense(s *mat.SymDense) DenseMatrix { return DenseMatrix{S: s} }
-
-// Size returns n.
-func (d DenseMatrix) Size() int { return d.S.SymmetricDim() }
-
-// Diag returns Q_ii.
-func (d DenseMatrix) Diag(i int) float64 { return d.S.At(i, i) }
-
-// Row copies row i.
-func (d DenseMatrix) Row(i int, dst []float64) {
-	raw := d.S.RawSymmetric()
-	n := raw.N
-	for j := 0; j < i; j++ {
-		dst[j] = raw.Data[j*raw.Stride+i]
-	}
-	copy(dst[i:n], raw.Data[i*raw.Stride+i:i*raw.Stride+n])
-}
-
-// SubRow writes Q[i][idx[t]] into dst[t].
-func (d DenseMatrix) SubRow(i int, idx []int, dst []float64) {
-	raw := d.S.RawSymmetric()
-	for t, j := range idx {
-		if j >= i {
-			dst[t] = raw.Data[i*raw.Stride+j]
-		} else {
-			dst[t] = raw.Data[j*raw.Stride+i]
-		}
-	}
-}
+func Dense(s *mat.SymDense) DenseMatrix { return decomp.Dense(s) }
 
 // Problem is min ½αᵀQα + pᵀα s.t. yᵀα = Δ (when Y != nil), 0 ≤ αᵢ ≤ Uᵢ.
 type Problem struct {
@@ -194,41 +160,45 @@ func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	return solve[float64](ctx, p, opt)
 }
 
-func solve[T elem](ctx context.Context, p *Problem, opt Options) (*Result, error) {
+func solve[T decomp.Elem](ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	s, err := newSolver[T](p, opt)
 	if err != nil {
 		return nil, err
 	}
-	// The polish's scratch comes from a pool: the tasks of a one-vs-rest
-	// fit and the points of a grid search each start a solver, and each
-	// would otherwise grow its scratch afresh (digits, n = 269: 7 % of the
-	// polish in allocation and zeroing).
-	if ps, ok := polishPool.Get().(*polishScratch); ok {
-		s.pol = *ps
-	}
-	s.pol.reset(s.l)
-	defer func() {
-		ps := s.pol
-		s.pol = polishScratch{}
-		polishPool.Put(&ps)
-	}()
 	if err := s.initGradient(ctx); err != nil {
 		return nil, err
 	}
-	if err := s.run(ctx); err != nil {
+	cfg := decomp.Config{MaxIter: s.maxIter, Progress: opt.Progress, ProgressEvery: opt.ProgressEvery}
+	if opt.Shrinking {
+		cfg.ShrinkEvery = min(s.l, 1000)
+	}
+	if opt.Polish {
+		eqs := 0
+		if s.eq {
+			eqs = 1
+		}
+		cfg.Polish = decomp.NewPolisher(decomp.PolishOptions{Eqs: eqs, MinFace: 2, Widen: true,
+			Floor: polishBudgetFloor, Extensions: polishExtensions})
+		defer cfg.Polish.Release()
+		// The factored faces' storage comes from a pool too (see
+		// decomp.NewPolisher).
+		if ps, ok := facePool.Get().(*faceScratch); ok {
+			s.face = ps
+		} else {
+			s.face = &faceScratch{}
+		}
+		s.face.reset(s.l)
+		defer facePool.Put(s.face)
+	}
+	out, err := decomp.Run(ctx, s, cfg)
+	if err != nil {
 		return nil, err
 	}
+	s.conv, s.viol, s.polishes = out.Converged, out.Violation, out.Polishes
 	return s.result(), nil
 }
 
-// polishPool recycles polishScratch between solves.
-var polishPool sync.Pool
-
-// elem is the storage type of cached Q rows: float64, or float32 as in
-// LIBSVM (Qfloat) to halve the cache and the memory traffic.
-type elem interface{ ~float32 | ~float64 }
-
-type solver[T elem] struct {
+type solver[T decomp.Elem] struct {
 	l, active int
 	eq        bool
 	perm      []int // position → original index
@@ -252,7 +222,7 @@ type solver[T elem] struct {
 	fac     *mat.Dense                   // Q = fac·facᵀ (Factored), or nil
 	fillFn  func(pos, from int, dst []T) // s.fill, bound once
 	scratch []float64
-	cache   *rowCache[T]
+	cache   *decomp.Cache[T]
 	buf     []float64
 	iter    int
 	viol    float64
@@ -268,74 +238,77 @@ type solver[T elem] struct {
 	// unbounded is set when a step along a direction of non-positive
 	// curvature hit no bound.
 	unbounded bool
-	// Newton polishing (polish.go): work done since the last polish (≈ flops:
-	// 6 per active variable and iteration, for the gradient update of the
-	// pair and the working-set selection), the iteration of the next check,
-	// polishes so far.
-	work       float64
-	nextPolish int
-	polishes   int
-	polishCost float64 // work units the previous polish spent
-	pol        polishScratch
+	// Newton polishing (polish.go): the iteration of the next check, the
+	// work units the previous polish spent, what the current one earned and
+	// was granted, polishes so far, the factored faces' storage.
+	nextPolish    int
+	polishCost    float64
+	earned, grant float64
+	polishes      int
+	face          *faceScratch
 }
 
-func newSolver[T elem](p *Problem, opt Options) (*solver[T], error) {
+// checkProblem checks the shapes and scalars of p and opt and returns the
+// tolerance, the iteration bound and the cache budget with their defaults.
+func checkProblem(p *Problem, opt Options) (eps float64, maxIter int, mb float64, err error) {
 	if p == nil || p.Q == nil {
-		return nil, errors.New("smo: no problem / no Q")
+		return 0, 0, 0, errors.New("smo: no problem / no Q")
 	}
 	n := p.Q.Size()
 	if n < 1 {
-		return nil, errors.New("smo: the problem has no variables")
+		return 0, 0, 0, errors.New("smo: the problem has no variables")
 	}
-	if len(p.P) != n {
-		return nil, fmt.Errorf("smo: p has %d entries for %d variables", len(p.P), n)
-	}
-	if p.Y != nil && len(p.Y) != n {
-		return nil, fmt.Errorf("smo: y has %d entries for %d variables", len(p.Y), n)
-	}
-	if p.Upper != nil && len(p.Upper) != n {
-		return nil, fmt.Errorf("smo: upper has %d entries for %d variables", len(p.Upper), n)
-	}
-	if p.Alpha0 != nil && len(p.Alpha0) != n {
-		return nil, fmt.Errorf("smo: alpha0 has %d entries for %d variables", len(p.Alpha0), n)
+	for _, v := range []struct {
+		name string
+		v    []float64
+	}{{"p", p.P}, {"y", p.Y}, {"upper", p.Upper}, {"alpha0", p.Alpha0}} {
+		if len(v.v) != n && (v.name == "p" || v.v != nil) {
+			return 0, 0, 0, fmt.Errorf("smo: %s has %d entries for %d variables", v.name, len(v.v), n)
+		}
 	}
 	if math.IsNaN(p.Delta) || math.IsInf(p.Delta, 0) {
-		return nil, errors.New("smo: Δ must be finite")
+		return 0, 0, 0, errors.New("smo: Δ must be finite")
 	}
 	if p.Y == nil && p.Delta != 0 {
-		return nil, errors.New("smo: Δ ≠ 0 needs Y (the equality constraint)")
+		return 0, 0, 0, errors.New("smo: Δ ≠ 0 needs Y (the equality constraint)")
 	}
-	eps := opt.Eps
+	eps = opt.Eps
 	if eps == 0 {
 		eps = 1e-3
 	}
 	if !(eps > 0) || math.IsInf(eps, 0) {
-		return nil, fmt.Errorf("smo: eps must be > 0 (got %g)", opt.Eps)
+		return 0, 0, 0, fmt.Errorf("smo: eps must be > 0 (got %g)", opt.Eps)
 	}
 	if opt.MaxIter < 0 {
-		return nil, fmt.Errorf("smo: MaxIter must be ≥ 0 (got %d)", opt.MaxIter)
+		return 0, 0, 0, fmt.Errorf("smo: MaxIter must be ≥ 0 (got %d)", opt.MaxIter)
 	}
-	mb := opt.CacheMB
+	mb = opt.CacheMB
 	if mb == 0 {
 		mb = 100
 	}
 	if !(mb > 0) {
-		return nil, fmt.Errorf("smo: CacheMB must be > 0 (got %g)", opt.CacheMB)
+		return 0, 0, 0, fmt.Errorf("smo: CacheMB must be > 0 (got %g)", opt.CacheMB)
 	}
-	maxIter := opt.MaxIter
+	maxIter = opt.MaxIter
 	if maxIter == 0 {
-		maxIter = 10000000
-		if 100*n > maxIter {
-			maxIter = 100 * n
-		}
+		maxIter = max(10000000, 100*n)
 	}
+	return eps, maxIter, mb, nil
+}
+
+func newSolver[T decomp.Elem](p *Problem, opt Options) (*solver[T], error) {
+	eps, maxIter, mb, err := checkProblem(p, opt)
+	if err != nil {
+		return nil, err
+	}
+	n := p.Q.Size()
 	s := &solver[T]{
 		l: n, active: n, eq: p.Y != nil, perm: make([]int, n),
 		y: make([]float64, n), p: make([]float64, n), u: make([]float64, n), qd: make([]float64, n),
 		alpha: make([]float64, n), g: make([]float64, n), gbar: make([]float64, n), status: make([]int8, n),
 		up: make([]bool, n), down: make([]bool, n),
 		eps: eps, maxIter: maxIter, shrinking: opt.Shrinking, opt: opt, q: p.Q,
-		scratch: make([]float64, n), buf: make([]float64, n), cache: newRowCache[T](n, mb),
+		scratch: make([]float64, n), buf: make([]float64, n), cache: decomp.NewCache[T](n, mb, 2),
 	}
 	s.sub, _ = p.Q.(SubRower)
 	if f, ok := p.Q.(Factored); ok {
@@ -349,38 +322,9 @@ func newSolver[T elem](p *Problem, opt Options) (*solver[T], error) {
 	s.sub32, _ = p.Q.(SubRower32)
 	s.fillFn = s.fill
 	for i := 0; i < n; i++ {
-		s.perm[i] = i
-		s.y[i] = 1
-		if p.Y != nil {
-			switch p.Y[i] {
-			case 1, -1:
-				s.y[i] = p.Y[i]
-			default:
-				return nil, fmt.Errorf("smo: y[%d] = %v; labels must be ±1", i, p.Y[i])
-			}
+		if err := s.setVar(p, i); err != nil {
+			return nil, err
 		}
-		if math.IsNaN(p.P[i]) || math.IsInf(p.P[i], 0) {
-			return nil, fmt.Errorf("smo: p[%d] = %v is not finite", i, p.P[i])
-		}
-		s.p[i] = p.P[i]
-		s.u[i] = math.Inf(1)
-		if p.Upper != nil {
-			s.u[i] = p.Upper[i]
-		}
-		if math.IsNaN(s.u[i]) || s.u[i] < 0 {
-			return nil, fmt.Errorf("smo: upper bound %d is %v; bounds must be ≥ 0 (+Inf allowed)", i, s.u[i])
-		}
-		if !math.IsInf(s.u[i], 1) {
-			s.anyUpper = true
-		}
-		d := p.Q.Diag(i)
-		if math.IsNaN(d) || math.IsInf(d, 0) {
-			return nil, fmt.Errorf("smo: Q[%d][%d] = %v is not finite", i, i, d)
-		}
-		if d < 0 {
-			return nil, fmt.Errorf("smo: Q[%d][%d] = %v < 0: Q is not positive semi-definite", i, i, d)
-		}
-		s.qd[i] = d
 	}
 	if err := s.start(p); err != nil {
 		return nil, err
@@ -389,6 +333,44 @@ func newSolver[T elem](p *Problem, opt Options) (*solver[T], error) {
 		s.updateStatus(i)
 	}
 	return s, nil
+}
+
+// setVar takes variable i's label, linear term, bound and diagonal from
+// p, checking them.
+func (s *solver[T]) setVar(p *Problem, i int) error {
+	s.perm[i] = i
+	s.y[i] = 1
+	if p.Y != nil {
+		switch p.Y[i] {
+		case 1, -1:
+			s.y[i] = p.Y[i]
+		default:
+			return fmt.Errorf("smo: y[%d] = %v; labels must be ±1", i, p.Y[i])
+		}
+	}
+	if math.IsNaN(p.P[i]) || math.IsInf(p.P[i], 0) {
+		return fmt.Errorf("smo: p[%d] = %v is not finite", i, p.P[i])
+	}
+	s.p[i] = p.P[i]
+	s.u[i] = math.Inf(1)
+	if p.Upper != nil {
+		s.u[i] = p.Upper[i]
+	}
+	if math.IsNaN(s.u[i]) || s.u[i] < 0 {
+		return fmt.Errorf("smo: upper bound %d is %v; bounds must be ≥ 0 (+Inf allowed)", i, s.u[i])
+	}
+	if !math.IsInf(s.u[i], 1) {
+		s.anyUpper = true
+	}
+	d := p.Q.Diag(i)
+	if math.IsNaN(d) || math.IsInf(d, 0) {
+		return fmt.Errorf("smo: Q[%d][%d] = %v is not finite", i, i, d)
+	}
+	if d < 0 {
+		return fmt.Errorf("smo: Q[%d][%d] = %v < 0: Q is not positive semi-definite", i, i, d)
+	}
+	s.qd[i] = d
+	return nil
 }
 
 // start sets a feasible initial α.
@@ -507,17 +489,17 @@ func (s *solver[T]) fill(pos, from int, dst []T) {
 
 // row returns Q[pos][0:length] in position order.
 func (s *solver[T]) row(pos, length int) []T {
-	return s.cache.get(pos, length, s.fillFn)
+	return s.cache.Get(pos, length, s.fillFn)
 }
 
 // swapVars exchanges positions i and j of every per-variable array and of
 // the cache's row table; the entries inside cached rows are moved by
-// rowCache.swapBatch, which must run before the next row access.
+// Cache.SwapBatch, which must run before the next row access.
 func (s *solver[T]) swapVars(i, j int) {
 	if i == j {
 		return
 	}
-	s.cache.swapRows(i, j)
+	s.cache.SwapRows(i, j)
 	s.perm[i], s.perm[j] = s.perm[j], s.perm[i]
 	s.y[i], s.y[j] = s.y[j], s.y[i]
 	s.p[i], s.p[j] = s.p[j], s.p[i]
@@ -557,79 +539,53 @@ func (s *solver[T]) initGradient(ctx context.Context) error {
 	return nil
 }
 
-func (s *solver[T]) run(ctx context.Context) error {
-	every := s.opt.ProgressEvery
-	if every <= 0 {
-		every = 200
+// Step is the engine's iteration (decomp.Policy): a pair step with the
+// equality constraint, a coordinate step without.
+func (s *solver[T]) Step() (decomp.Step, error) {
+	var ok bool
+	if s.eq {
+		ok = s.stepPair()
+	} else {
+		ok = s.stepSingle()
 	}
-	counter := min(s.l, 1000) + 1
-	for s.iter < s.maxIter {
-		if s.iter%every == 0 && s.iter > 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if s.opt.Progress != nil {
-				s.opt.Progress(s.iter, s.viol)
-			}
-		}
-		counter--
-		if counter == 0 {
-			counter = min(s.l, 1000)
-			if s.shrinking {
-				s.shrink()
-			}
-		}
-		if s.polishDue() {
-			s.polish()
-			counter = 1 // shrink again soon: polish restores the whole problem
-		}
-		s.work += 6 * float64(s.active)
-		var ok bool
-		if s.eq {
-			ok = s.stepPair()
-		} else {
-			ok = s.stepSingle()
-		}
-		if !ok {
-			// optimal on the active set: check the whole problem
-			s.reconstructGradient()
-			s.active = s.l
-			if s.eq {
-				ok = s.stepPair()
-			} else {
-				ok = s.stepSingle()
-			}
-			if !ok {
-				s.conv = true
-				break
-			}
-			counter = 1
-		}
-		s.iter++
-		if err := s.checkFinite(); err != nil {
-			return err
-		}
+	if !ok {
+		return decomp.Optimal, nil
 	}
-	if s.active < s.l {
-		s.reconstructGradient()
-		s.active = s.l
-	}
-	if !s.conv {
-		// measure the final violation on the whole problem
-		if s.eq {
-			s.viol = s.pairViolation()
-		} else {
-			s.viol = s.singleViolation()
-		}
-		if s.viol < s.eps {
-			s.conv = true
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return nil
+	s.iter++
+	return decomp.Moved, s.checkFinite()
 }
+
+// Shrink implements decomp.Policy.
+func (s *solver[T]) Shrink() { s.shrink() }
+
+// Unshrink implements decomp.Policy: the shrunk variables' gradient is
+// reconstructed and all are active again.
+func (s *solver[T]) Unshrink() bool {
+	if s.active == s.l {
+		return false
+	}
+	s.reconstructGradient()
+	s.active = s.l
+	return true
+}
+
+// Optimal implements decomp.Policy: the violation on the whole problem
+// (unshrunk) against eps.
+func (s *solver[T]) Optimal() (float64, bool) {
+	if s.eq {
+		s.viol = s.pairViolation()
+	} else {
+		s.viol = s.singleViolation()
+	}
+	return s.viol, s.viol < s.eps
+}
+
+// Violation implements decomp.Policy.
+func (s *solver[T]) Violation() float64 { return s.viol }
+
+// IterWork implements decomp.Policy: about 6 flops per active variable
+// (the gradient update of the pair and the working-set selection).
+func (s *solver[T]) IterWork() float64 { return 6 * float64(s.active) }
 
 func (s *solver[T]) checkFinite() error {
 	// cheap check on the last update: the objective and α must stay finite
@@ -991,7 +947,7 @@ func (s *solver[T]) shrink() {
 		}
 	}
 	// move the cached entries once per row for the whole batch
-	s.cache.swapBatch(s.pending)
+	s.cache.SwapBatch(s.pending)
 }
 
 // reconstructGradient recomputes ∇ of the shrunk variables from Ḡ and the

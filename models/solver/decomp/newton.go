@@ -1,4 +1,4 @@
-package ncqp
+package decomp
 
 import (
 	"math"
@@ -11,14 +11,15 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"lupilab/models/fastblas"
+	"lupilab/models/solver/ncqp"
 )
 
-// CholeskyShifted factorises h + δI = UᵀU with CholeskyTick, δ from
+// CholeskyShifted factorises h + δI = UᵀU with ncqp.CholeskyTick, δ from
 // 10⁻¹²·maxd up by factors of 100 to 10⁻⁴·maxd until the matrix is
 // positive definite (maxd: the largest diagonal entry of h), and returns a
 // solver of (h + δI)x = b; nil when even the largest shift fails. tick is
 // called about every million multiply–adds (a browser needs its progress
-// callbacks). The SMO solvers' Newton polish uses it on the free-set
+// callbacks). The Newton polish (polish.go) uses it on the free-set
 // Hessian.
 //
 // The solver makes two triangular solves with blas64.Trsv and returns nil
@@ -77,7 +78,7 @@ func CholeskyShiftedIn(h *mat.SymDense, maxd float64, tick func(), buf []float64
 			copy(buf[a*nf+a:(a+1)*nf], src.Data[a*src.Stride+a:a*src.Stride+nf])
 			buf[a*nf+a] += delta
 		}
-		if CholeskyTick(buf, nf, tick) {
+		if ncqp.CholeskyTick(buf, nf, tick) {
 			return triSolver(blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: nf, Stride: nf, Data: buf}, sc)
 		}
 	}

@@ -1,4 +1,4 @@
-package ncqp
+package decomp
 
 import (
 	"math"

@@ -1,59 +1,72 @@
-package smo
+package decomp
 
 import "unsafe"
 
-// rowCache is an LRU cache of rows of Q indexed by solver position (the
-// solver permutes variables while shrinking, as LIBSVM does). A cached row
-// holds the entries for positions [0, len(data)); asking for a longer prefix
-// computes only the missing tail. The total number of cached float64 entries
-// stays within budget (at least two full rows, since the solver holds the
-// rows of both working-set variables at once).
-type rowCache[T elem] struct {
+// Elem is the storage type of cached rows: float64, or float32 as in
+// LIBSVM (its Qfloat) to halve the cache and the memory traffic.
+type Elem interface{ ~float32 | ~float64 }
+
+// Cache is an LRU cache of matrix rows indexed by position under a memory
+// budget (LIBSVM's Cache, Chang & Lin 2011, §5.2): rows are computed on
+// demand, so that large n never needs an n×n matrix. A solver that
+// permutes its variables while shrinking (as LIBSVM does) keeps positions
+// and the cache in step with SwapRows and SwapBatch. A cached row holds the
+// entries for positions [0, len); asking for a longer prefix computes only
+// the missing tail. The number of cached entries stays within the budget,
+// which is at least minRows full rows: a solver holds that many rows of one
+// cache at once, and a row stays valid until minRows other rows have been
+// asked for.
+type Cache[T Elem] struct {
 	budget int // entries
 	used   int
 	rows   []*centry[T] // by position; nil when not cached
 	head   centry[T]    // sentinel of the LRU list: head.next is the least recently used
 }
 
-type centry[T elem] struct {
+type centry[T Elem] struct {
 	pos        int
 	data       []T
 	prev, next *centry[T]
 }
 
-func newRowCache[T elem](n int, mb float64) *rowCache[T] {
+// NewCache returns a cache for n rows of n entries within mb MiB (at least
+// minRows rows).
+func NewCache[T Elem](n int, mb float64, minRows int) *Cache[T] {
 	var z T
 	b := int(mb * (1 << 20) / float64(unsafe.Sizeof(z)))
-	if min := 2*n + 16; b < min {
-		b = min
+	if m := minRows*n + 16; b < m {
+		b = m
 	}
-	c := &rowCache[T]{budget: b, rows: make([]*centry[T], n)}
+	c := &Cache[T]{budget: b, rows: make([]*centry[T], n)}
 	c.head.prev, c.head.next = &c.head, &c.head
 	return c
 }
 
-func (c *rowCache[T]) unlink(e *centry[T]) {
+func (c *Cache[T]) unlink(e *centry[T]) {
 	e.prev.next = e.next
 	e.next.prev = e.prev
 }
 
-func (c *rowCache[T]) pushBack(e *centry[T]) {
+func (c *Cache[T]) pushBack(e *centry[T]) {
 	e.prev = c.head.prev
 	e.next = &c.head
 	e.prev.next = e
 	c.head.prev = e
 }
 
-// get returns the first length entries of row pos, calling fill(pos, from,
+// Get returns the first length entries of row pos, calling fill(pos, from,
 // dst) to compute dst[from:] when they are not all cached.
-func (c *rowCache[T]) get(pos, length int, fill func(pos, from int, dst []T)) []T {
+func (c *Cache[T]) Get(pos, length int, fill func(pos, from int, dst []T)) []T {
 	e := c.rows[pos]
 	if e != nil {
-		c.unlink(e)
 		if len(e.data) >= length {
-			c.pushBack(e)
+			if e.next != &c.head { // not already the most recently used
+				c.unlink(e)
+				c.pushBack(e)
+			}
 			return e.data[:length]
 		}
+		c.unlink(e)
 	} else {
 		e = &centry[T]{pos: pos}
 		c.rows[pos] = e
@@ -92,9 +105,9 @@ func (c *rowCache[T]) get(pos, length int, fill func(pos, from int, dst []T)) []
 	return e.data
 }
 
-// swapRows exchanges the rows cached for positions i and j (their
-// entries are moved by swapBatch).
-func (c *rowCache[T]) swapRows(i, j int) {
+// SwapRows exchanges the rows cached for positions i and j (their
+// entries are moved by SwapBatch).
+func (c *Cache[T]) SwapRows(i, j int) {
 	c.rows[i], c.rows[j] = c.rows[j], c.rows[i]
 	if c.rows[i] != nil {
 		c.rows[i].pos = i
@@ -104,11 +117,12 @@ func (c *rowCache[T]) swapRows(i, j int) {
 	}
 }
 
-// swapBatch applies the position swaps (i < j each, in order) to the
+// SwapBatch applies the position swaps (i < j each, in order) to the
 // entries of every cached row: entries i and j are exchanged, and a row that
 // covers i but not j is cut back to i. Doing a whole batch row by row keeps
 // each row in cache while it is permuted (LIBSVM walks all rows per swap).
-func (c *rowCache[T]) swapBatch(sw [][2]int) {
+// It must run before the next Get after SwapRows.
+func (c *Cache[T]) SwapBatch(sw [][2]int) {
 	if len(sw) == 0 {
 		return
 	}
