@@ -103,30 +103,11 @@ func bound(b []float64, i int, def float64) float64 {
 // context is cancelled; non-convergence within MaxIter is not an error
 // (Result.Converged is false).
 func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
-	if p == nil || p.Q == nil {
-		return nil, fmt.Errorf("%w: no matrix", ErrInput)
+	lo, hi, pmax, err := checkProblem(p)
+	if err != nil {
+		return nil, err
 	}
-	n := p.Q.SymmetricDim()
-	if len(p.P) != n || (p.Lower != nil && len(p.Lower) != n) || (p.Upper != nil && len(p.Upper) != n) || (p.X0 != nil && len(p.X0) != n) {
-		return nil, fmt.Errorf("%w: dimensions disagree with Q (%d)", ErrInput, n)
-	}
-	lo := make([]float64, n)
-	hi := make([]float64, n)
-	pmax := 1.0
-	for i := 0; i < n; i++ {
-		lo[i], hi[i] = bound(p.Lower, i, 0), bound(p.Upper, i, math.Inf(1))
-		if math.IsNaN(lo[i]) || math.IsNaN(hi[i]) || lo[i] > hi[i] || math.IsInf(lo[i], 1) || math.IsInf(hi[i], -1) {
-			return nil, fmt.Errorf("%w: bounds of variable %d are [%v, %v]", ErrInput, i, lo[i], hi[i])
-		}
-		if math.IsNaN(p.P[i]) || math.IsInf(p.P[i], 0) {
-			return nil, fmt.Errorf("%w: p[%d] = %v", ErrInput, i, p.P[i])
-		}
-		pmax = math.Max(pmax, math.Abs(p.P[i]))
-		d := p.Q.At(i, i)
-		if math.IsNaN(d) || d < 0 {
-			return nil, ErrNotConvex
-		}
-	}
+	n := len(p.P)
 	tol := opt.Tol
 	if tol <= 0 {
 		tol = 1e-8
@@ -136,9 +117,11 @@ func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	if maxIter <= 0 {
 		maxIter = 200*n + 10000
 	}
+	// Dense full copy of Q for fast column access.
 	raw := p.Q.RawSymmetric()
-	col := func(i int) []float64 { // row i of Q (= column i); upper storage
-		r := make([]float64, n)
+	q := make([][]float64, n)
+	for i := range q {
+		r := make([]float64, n) // row i of Q (= column i); upper storage
 		for j := 0; j < n; j++ {
 			if j >= i {
 				r[j] = raw.Data[i*raw.Stride+j]
@@ -146,12 +129,7 @@ func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 				r[j] = raw.Data[j*raw.Stride+i]
 			}
 		}
-		return r
-	}
-	// Dense full copy of Q for fast column access.
-	q := make([][]float64, n)
-	for i := range q {
-		q[i] = col(i)
+		q[i] = r
 	}
 	x := make([]float64, n)
 	for i := range x {
@@ -164,48 +142,13 @@ func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 			return nil, fmt.Errorf("%w: no finite start for variable %d", ErrInput, i)
 		}
 	}
-	g := append([]float64(nil), p.P...)
-	for j := 0; j < n; j++ {
-		if x[j] != 0 {
-			for i, v := range q[j] {
-				g[i] += v * x[j]
-			}
-		}
-	}
+	g := gradient(q, p.P, x)
 	res := &Result{}
 	iter := 0
 	for ; iter < maxIter; iter++ {
-		// Greedy choice: the coordinate whose clipped Newton step decreases
-		// the objective most (ClipDCD); zero-curvature coordinates move to
-		// the bound their gradient points at.
-		best, bestGain, bestStep := -1, 0.0, 0.0
-		viol := 0.0
-		for i := 0; i < n; i++ {
-			pg := projGrad(x[i], g[i], lo[i], hi[i])
-			if pg == 0 {
-				continue
-			}
-			viol = math.Max(viol, pg)
-			d := q[i][i]
-			var step, gain float64
-			if d > 0 {
-				t := math.Min(hi[i], math.Max(lo[i], x[i]-g[i]/d))
-				step = t - x[i]
-				gain = -(g[i]*step + 0.5*d*step*step)
-			} else {
-				t := lo[i]
-				if g[i] < 0 {
-					t = hi[i]
-				}
-				if math.IsInf(t, 0) {
-					return nil, ErrUnbounded
-				}
-				step = t - x[i]
-				gain = -g[i] * step
-			}
-			if gain > bestGain {
-				best, bestGain, bestStep = i, gain, step
-			}
+		best, step, viol, err := clipStep(q, x, g, lo, hi)
+		if err != nil {
+			return nil, err
 		}
 		res.Violation = viol
 		if viol <= tol || best < 0 {
@@ -219,9 +162,9 @@ func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 				opt.Progress(iter, viol)
 			}
 		}
-		x[best] += bestStep
+		x[best] += step
 		for i, v := range q[best] {
-			g[i] += v * bestStep
+			g[i] += v * step
 		}
 	}
 	res.Iter = iter
@@ -237,6 +180,86 @@ func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	res.Converged = res.Violation <= tol
 	res.Obj = objective(res.X, res.Grad, p.P)
 	return res, nil
+}
+
+// checkProblem checks p and returns its bounds (defaults filled in) and
+// max(1, ‖p‖∞).
+func checkProblem(p *Problem) (lo, hi []float64, pmax float64, err error) {
+	if p == nil || p.Q == nil {
+		return nil, nil, 0, fmt.Errorf("%w: no matrix", ErrInput)
+	}
+	n := p.Q.SymmetricDim()
+	if len(p.P) != n || (p.Lower != nil && len(p.Lower) != n) || (p.Upper != nil && len(p.Upper) != n) || (p.X0 != nil && len(p.X0) != n) {
+		return nil, nil, 0, fmt.Errorf("%w: dimensions disagree with Q (%d)", ErrInput, n)
+	}
+	lo = make([]float64, n)
+	hi = make([]float64, n)
+	pmax = 1.0
+	for i := 0; i < n; i++ {
+		lo[i], hi[i] = bound(p.Lower, i, 0), bound(p.Upper, i, math.Inf(1))
+		if math.IsNaN(lo[i]) || math.IsNaN(hi[i]) || lo[i] > hi[i] || math.IsInf(lo[i], 1) || math.IsInf(hi[i], -1) {
+			return nil, nil, 0, fmt.Errorf("%w: bounds of variable %d are [%v, %v]", ErrInput, i, lo[i], hi[i])
+		}
+		if math.IsNaN(p.P[i]) || math.IsInf(p.P[i], 0) {
+			return nil, nil, 0, fmt.Errorf("%w: p[%d] = %v", ErrInput, i, p.P[i])
+		}
+		pmax = math.Max(pmax, math.Abs(p.P[i]))
+		d := p.Q.At(i, i)
+		if math.IsNaN(d) || d < 0 {
+			return nil, nil, 0, ErrNotConvex
+		}
+	}
+	return lo, hi, pmax, nil
+}
+
+// clipStep is ClipDCD's greedy choice: the coordinate whose clipped Newton
+// step decreases the objective most (zero-curvature coordinates move to
+// the bound their gradient points at), its step, and the largest
+// projected-gradient component; best is −1 when no coordinate can move.
+func clipStep(q [][]float64, x, g, lo, hi []float64) (best int, bestStep, viol float64, err error) {
+	best = -1
+	bestGain := 0.0
+	for i := range x {
+		pg := projGrad(x[i], g[i], lo[i], hi[i])
+		if pg == 0 {
+			continue
+		}
+		viol = math.Max(viol, pg)
+		d := q[i][i]
+		var step, gain float64
+		if d > 0 {
+			t := math.Min(hi[i], math.Max(lo[i], x[i]-g[i]/d))
+			step = t - x[i]
+			gain = -(g[i]*step + 0.5*d*step*step)
+		} else {
+			t := lo[i]
+			if g[i] < 0 {
+				t = hi[i]
+			}
+			if math.IsInf(t, 0) {
+				return -1, 0, viol, ErrUnbounded
+			}
+			step = t - x[i]
+			gain = -g[i] * step
+		}
+		if gain > bestGain {
+			best, bestGain, bestStep = i, gain, step
+		}
+	}
+	return best, bestStep, viol, nil
+}
+
+// gradient is Qx + p (q: the rows of Q).
+func gradient(q [][]float64, p, x []float64) []float64 {
+	g := append([]float64(nil), p...)
+	for j, xj := range x {
+		if xj != 0 {
+			for i, v := range q[j] {
+				g[i] += v * xj
+			}
+		}
+	}
+	return g
 }
 
 // objective returns ½xᵀQx + pᵀx = ½xᵀ(g + p) with g = Qx + p.
@@ -292,13 +315,5 @@ func polish(q [][]float64, p, x0, lo, hi []float64) (x, g []float64, ok bool) {
 			x[i] = v
 		}
 	}
-	g = append([]float64(nil), p...)
-	for j := 0; j < n; j++ {
-		if x[j] != 0 {
-			for i, v := range q[j] {
-				g[i] += v * x[j]
-			}
-		}
-	}
-	return x, g, true
+	return x, gradient(q, p, x), true
 }

@@ -116,29 +116,11 @@ func project(z []float64, groups []group, x []float64) {
 
 // Solve runs block coordinate descent from x = 0 (or the projection of X0).
 func Solve(ctx context.Context, pr *Problem, opt Options) (*Result, error) {
-	if pr == nil || pr.H == nil {
-		return nil, fmt.Errorf("%w: no Hessian", ErrInput)
-	}
-	n := pr.H.Dim()
-	if len(pr.P) != n || len(pr.Coef) != len(pr.Groups) || len(pr.Bound) != len(pr.Groups) {
-		return nil, fmt.Errorf("%w: dimensions disagree", ErrInput)
-	}
-	groups, err := buildGroups(pr, n)
+	groups, tol, err := checkProblem(pr, opt)
 	if err != nil {
 		return nil, err
 	}
-	pmax := 1.0
-	for _, v := range pr.P {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("%w: p has a non-finite entry", ErrInput)
-		}
-		pmax = math.Max(pmax, math.Abs(v))
-	}
-	tol := opt.Tol
-	if tol <= 0 {
-		tol = 1e-7
-	}
-	tol *= pmax
+	n := pr.H.Dim()
 	maxSweeps := opt.MaxSweeps
 	if maxSweeps <= 0 {
 		maxSweeps = 20000
@@ -149,42 +131,20 @@ func Solve(ctx context.Context, pr *Problem, opt Options) (*Result, error) {
 	}
 	x := make([]float64, n)
 	if pr.X0 != nil {
-		if len(pr.X0) != n {
-			return nil, fmt.Errorf("%w: X0 has %d entries for %d variables", ErrInput, len(pr.X0), n)
-		}
 		project(pr.X0, groups, x)
 	}
-	g := gradient(pr, x)
+	g := gradientOf(pr.H, pr.P, x)
 	res := &Result{}
-	var h, q, v [3]float64
 	work := 0
 	sweep := 0
 	for ; sweep < maxSweeps; sweep++ {
-		for _, gr := range groups {
-			k := len(gr.idx)
-			var hs, qs, vs []float64
-			if k > 3 {
-				hs, qs, vs = make([]float64, 0, k), make([]float64, 0, k), make([]float64, k)
-			} else {
-				hs, qs, vs = h[:0], q[:0], v[:k]
-			}
-			for _, i := range gr.idx {
-				hs = append(hs, diag[i])
-				qs = append(qs, g[i]-diag[i]*x[i])
-			}
-			if err := minBlock(hs, qs, gr.coef, gr.b, vs); err != nil {
-				return nil, fmt.Errorf("%w (group %v: h %v q %v a %v b %v)", err, gr.idx, hs, qs, gr.coef, gr.b)
-			}
-			for t, i := range gr.idx {
-				if d := vs[t] - x[i]; d != 0 {
-					x[i] = vs[t]
-					pr.H.AddColumn(i, d, g)
-					work += n
-				}
-			}
+		w, err := sweepGroups(pr, groups, diag, x, g)
+		if err != nil {
+			return nil, err
 		}
+		work += w
 		if sweep%50 == 49 {
-			g = gradient(pr, x)
+			g = gradientOf(pr.H, pr.P, x)
 		}
 		r := residual(x, g, groups)
 		work += n // the residual (and the periodic gradient, amortised)
@@ -192,23 +152,13 @@ func Solve(ctx context.Context, pr *Problem, opt Options) (*Result, error) {
 			work += n * n
 		}
 		if r > tol && (sweep == 20 || sweep%200 == 199) {
-			nf := 0
-			for _, v := range x {
-				if v > 0 {
-					nf++
-				}
-			}
-			work += nf*nf*nf/3 + n*nf // the dense LU and the new gradient
-			if xp, gp, ok := polish(pr, groups, x, func() {
+			var w int
+			x, g, r, w = tryPolish(pr, groups, x, g, r, res, func() {
 				if opt.Progress != nil {
 					opt.Progress(sweep, r)
 				}
-			}); ok {
-				if rp := residual(xp, gp, groups); rp < r && objective(xp, gp, pr.P) <= objective(x, g, pr.P)+1e-12*(1+math.Abs(objective(x, g, pr.P))) {
-					x, g, r = xp, gp, rp
-					res.Polished++
-				}
-			}
+			})
+			work += w
 		}
 		res.Residual = r
 		if r <= tol {
@@ -225,12 +175,96 @@ func Solve(ctx context.Context, pr *Problem, opt Options) (*Result, error) {
 		}
 	}
 	res.Sweeps = sweep
-	g = gradient(pr, x)
+	g = gradientOf(pr.H, pr.P, x)
 	res.X, res.Grad = x, g
 	res.Residual = residual(x, g, groups)
 	res.Converged = res.Residual <= tol
 	res.Obj = objective(x, g, pr.P)
 	return res, nil
+}
+
+// checkProblem checks pr's shapes and data and returns its groups and the
+// absolute tolerance (opt.Tol relative to max(1, ‖p‖∞)).
+func checkProblem(pr *Problem, opt Options) ([]group, float64, error) {
+	if pr == nil || pr.H == nil {
+		return nil, 0, fmt.Errorf("%w: no Hessian", ErrInput)
+	}
+	n := pr.H.Dim()
+	if len(pr.P) != n || len(pr.Coef) != len(pr.Groups) || len(pr.Bound) != len(pr.Groups) {
+		return nil, 0, fmt.Errorf("%w: dimensions disagree", ErrInput)
+	}
+	groups, err := buildGroups(pr, n)
+	if err != nil {
+		return nil, 0, err
+	}
+	pmax := 1.0
+	for _, v := range pr.P {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, 0, fmt.Errorf("%w: p has a non-finite entry", ErrInput)
+		}
+		pmax = math.Max(pmax, math.Abs(v))
+	}
+	if pr.X0 != nil && len(pr.X0) != n {
+		return nil, 0, fmt.Errorf("%w: X0 has %d entries for %d variables", ErrInput, len(pr.X0), n)
+	}
+	tol := opt.Tol
+	if tol <= 0 {
+		tol = 1e-7
+	}
+	return groups, tol * pmax, nil
+}
+
+// sweepGroups is one Gauss–Seidel sweep: each group's block minimised
+// exactly with the others fixed (minBlock), the gradient kept in step. It
+// returns the work done (multiply–adds, about).
+func sweepGroups(pr *Problem, groups []group, diag, x, g []float64) (int, error) {
+	n := len(x)
+	work := 0
+	var h, q, v [3]float64
+	for _, gr := range groups {
+		k := len(gr.idx)
+		var hs, qs, vs []float64
+		if k > 3 {
+			hs, qs, vs = make([]float64, 0, k), make([]float64, 0, k), make([]float64, k)
+		} else {
+			hs, qs, vs = h[:0], q[:0], v[:k]
+		}
+		for _, i := range gr.idx {
+			hs = append(hs, diag[i])
+			qs = append(qs, g[i]-diag[i]*x[i])
+		}
+		if err := minBlock(hs, qs, gr.coef, gr.b, vs); err != nil {
+			return work, fmt.Errorf("%w (group %v: h %v q %v a %v b %v)", err, gr.idx, hs, qs, gr.coef, gr.b)
+		}
+		for t, i := range gr.idx {
+			if d := vs[t] - x[i]; d != 0 {
+				x[i] = vs[t]
+				pr.H.AddColumn(i, d, g)
+				work += n
+			}
+		}
+	}
+	return work, nil
+}
+
+// tryPolish runs the active-set polish from x (gradient g, residual r)
+// and returns its point when it lowers the residual without raising the
+// objective (res.Polished counts it), else x itself; and the work it cost.
+func tryPolish(pr *Problem, groups []group, x, g []float64, r float64, res *Result, tick func()) ([]float64, []float64, float64, int) {
+	nf := 0
+	for _, v := range x {
+		if v > 0 {
+			nf++
+		}
+	}
+	work := nf*nf*nf/3 + len(x)*nf // the dense LU and the new gradient
+	if xp, gp, ok := polish(pr, groups, x, tick); ok {
+		if rp := residual(xp, gp, groups); rp < r && objective(xp, gp, pr.P) <= objective(x, g, pr.P)+1e-12*(1+math.Abs(objective(x, g, pr.P))) {
+			res.Polished++
+			return xp, gp, rp, work
+		}
+	}
+	return x, g, r, work
 }
 
 func objective(x, g, p []float64) float64 {
@@ -327,18 +361,7 @@ func polish(pr *Problem, groups []group, x []float64, tick func()) (xp, gp []flo
 			return nil, nil, false
 		}
 	}
-	return xp, gradient(pr, xp), true
-}
-
-// gradient recomputes Hx + p from scratch (removing accumulated round-off).
-func gradient(pr *Problem, x []float64) []float64 {
-	g := append([]float64(nil), pr.P...)
-	for i, xi := range x {
-		if xi != 0 {
-			pr.H.AddColumn(i, xi, g)
-		}
-	}
-	return g
+	return xp, gradientOf(pr.H, pr.P, xp), true
 }
 
 func buildGroups(pr *Problem, n int) ([]group, error) {
@@ -428,29 +451,9 @@ func minBlock(h, q, a []float64, b float64, v []float64) error {
 			q[i] = 0
 		}
 	}
-	thLo, thHi := 0.0, math.Inf(1)
-	posLin, negLin := -1, -1 // a linear variable with a > 0 (resp. < 0) that may fill the gap
-	for i := range h {
-		if h[i] > 0 {
-			continue
-		}
-		switch {
-		case a[i] > 0:
-			if t := -q[i] / a[i]; t >= thLo {
-				thLo, posLin = t, i
-			}
-		case a[i] < 0:
-			if t := q[i] / -a[i]; t <= thHi {
-				thHi, negLin = t, i
-			}
-		default:
-			if q[i] < 0 {
-				return ErrUnbounded
-			}
-		}
-	}
-	if thLo > thHi {
-		return ErrUnbounded
+	thLo, thHi, posLin, negLin, err := linearRange(h, q, a)
+	if err != nil {
+		return err
 	}
 	r := func(th float64) float64 {
 		s := 0.0
@@ -475,41 +478,8 @@ func minBlock(h, q, a []float64, b float64, v []float64) error {
 		th = thHi
 		fill = b - r(thHi) // ≤ 0: the a<0 linear variable absorbs the excess
 	default:
-		// root of r(θ) = b in (θlo, θhi): r is linear between breakpoints.
-		bps := []float64{thLo}
-		if !math.IsInf(thHi, 1) {
-			bps = append(bps, thHi)
-		}
-		for i := range h {
-			if h[i] > 0 && a[i] != 0 {
-				if t := -q[i] / a[i]; t > thLo && t < thHi {
-					bps = append(bps, t)
-				}
-			}
-		}
-		sort.Float64s(bps)
-		lo := thLo
-		hiSet := false
-		for _, t := range bps[1:] {
-			if r(t) <= b {
-				th, hiSet = solveLinear(r, lo, t, b), true
-				break
-			}
-			lo = t
-		}
-		if !hiSet {
-			// beyond the last breakpoint r is linear with slope −Σ aᵢ²/hᵢ
-			// over the active quadratic variables.
-			slope := 0.0
-			for i := range h {
-				if h[i] > 0 && -(q[i]+(lo+1)*a[i])/h[i] > 0 {
-					slope -= a[i] * a[i] / h[i]
-				}
-			}
-			if slope >= 0 {
-				return ErrUnbounded
-			}
-			th = lo + (b-r(lo))/slope
+		if th, err = rootOf(r, h, q, a, b, thLo, thHi); err != nil {
+			return err
 		}
 	}
 	for i := range h {
@@ -526,6 +496,74 @@ func minBlock(h, q, a []float64, b float64, v []float64) error {
 		v[negLin] = fill / a[negLin]
 	}
 	return nil
+}
+
+// linearRange confines θ by the linear variables (hᵢ = 0) of minBlock's
+// block: [θlo, θhi], and a linear variable with a > 0 (posLin) and with
+// a < 0 (negLin) that may fill the gap (−1: none); ErrUnbounded when a
+// linear variable can decrease the objective without limit.
+func linearRange(h, q, a []float64) (thLo, thHi float64, posLin, negLin int, err error) {
+	thLo, thHi = 0.0, math.Inf(1)
+	posLin, negLin = -1, -1
+	for i := range h {
+		if h[i] > 0 {
+			continue
+		}
+		switch {
+		case a[i] > 0:
+			if t := -q[i] / a[i]; t >= thLo {
+				thLo, posLin = t, i
+			}
+		case a[i] < 0:
+			if t := q[i] / -a[i]; t <= thHi {
+				thHi, negLin = t, i
+			}
+		default:
+			if q[i] < 0 {
+				return 0, 0, -1, -1, ErrUnbounded
+			}
+		}
+	}
+	if thLo > thHi {
+		return 0, 0, -1, -1, ErrUnbounded
+	}
+	return thLo, thHi, posLin, negLin, nil
+}
+
+// rootOf is the root of r(θ) = b in (θlo, θhi) for minBlock: r is linear
+// between the breakpoints of its quadratic variables.
+func rootOf(r func(float64) float64, h, q, a []float64, b, thLo, thHi float64) (float64, error) {
+	bps := []float64{thLo}
+	if !math.IsInf(thHi, 1) {
+		bps = append(bps, thHi)
+	}
+	for i := range h {
+		if h[i] > 0 && a[i] != 0 {
+			if t := -q[i] / a[i]; t > thLo && t < thHi {
+				bps = append(bps, t)
+			}
+		}
+	}
+	sort.Float64s(bps)
+	lo := thLo
+	for _, t := range bps[1:] {
+		if r(t) <= b {
+			return solveLinear(r, lo, t, b), nil
+		}
+		lo = t
+	}
+	// beyond the last breakpoint r is linear with slope −Σ aᵢ²/hᵢ
+	// over the active quadratic variables.
+	slope := 0.0
+	for i := range h {
+		if h[i] > 0 && -(q[i]+(lo+1)*a[i])/h[i] > 0 {
+			slope -= a[i] * a[i] / h[i]
+		}
+	}
+	if slope >= 0 {
+		return 0, ErrUnbounded
+	}
+	return lo + (b-r(lo))/slope, nil
 }
 
 // solveLinear returns θ in [lo, hi] with r(θ) = b, r linear there and

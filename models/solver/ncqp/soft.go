@@ -73,46 +73,14 @@ type SoftResult struct {
 // convex piecewise quadratic), stopping when the projected gradient is below
 // Tol·max(1, ‖p‖∞).
 func SolveSoft(ctx context.Context, pr *SoftProblem, opt Options) (*SoftResult, error) {
-	if pr == nil || pr.H == nil {
-		return nil, fmt.Errorf("%w: no Hessian", ErrInput)
+	grp, diag, tol, err := checkSoft(pr, opt)
+	if err != nil {
+		return nil, err
 	}
-	n := pr.H.Dim()
-	if len(pr.P) != n || len(pr.C) != len(pr.Groups) || len(pr.Xi0) != len(pr.Groups) || !(pr.Rho > 0) {
-		return nil, fmt.Errorf("%w: dimensions disagree or ρ ≤ 0", ErrInput)
-	}
-	grp := make([]int, n)
-	for i := range grp {
-		grp[i] = -1
-	}
-	for g, idx := range pr.Groups {
-		if !(pr.Xi0[g] >= 0) {
-			return nil, fmt.Errorf("%w: ξ⁰ of group %d is %v", ErrInput, g, pr.Xi0[g])
-		}
-		for _, i := range idx {
-			if i < 0 || i >= n || grp[i] >= 0 {
-				return nil, fmt.Errorf("%w: variable %d repeated or out of range", ErrInput, i)
-			}
-			grp[i] = g
-		}
-	}
-	pmax := 1.0
-	for _, v := range pr.P {
-		pmax = math.Max(pmax, math.Abs(v))
-	}
-	tol := opt.Tol
-	if tol <= 0 {
-		tol = 1e-7
-	}
-	tol *= pmax
+	n := len(grp)
 	maxSweeps := opt.MaxSweeps
 	if maxSweeps <= 0 {
 		maxSweeps = 20000
-	}
-	diag := make([]float64, n)
-	for i := range diag {
-		if diag[i] = pr.H.At(i, i); diag[i] < 0 || math.IsNaN(diag[i]) {
-			return nil, fmt.Errorf("%w: H[%d][%d] = %v < 0", ErrInput, i, i, diag[i])
-		}
 	}
 	x := make([]float64, n)
 	if pr.X0 != nil {
@@ -120,71 +88,29 @@ func SolveSoft(ctx context.Context, pr *SoftProblem, opt Options) (*SoftResult, 
 			x[i] = math.Max(0, pr.X0[i])
 		}
 	}
-	sum := make([]float64, len(pr.Groups)) // Σ x over each group
-	for g, idx := range pr.Groups {
-		for _, i := range idx {
-			sum[g] += x[i]
-		}
-	}
+	sum := groupSums(pr, x) // Σ x over each group
 	g := gradientOf(pr.H, pr.P, x)
-	dpsi := func(gi int) float64 { return math.Max(0, pr.Xi0[gi]+(sum[gi]-pr.C[gi])/pr.Rho) }
 	res := &SoftResult{}
 	work, sweep := 0, 0
 	for ; sweep < maxSweeps; sweep++ {
-		for i := 0; i < n; i++ {
-			h, q := diag[i], g[i]-diag[i]*x[i]
-			var v float64
-			if gi := grp[i]; gi < 0 {
-				if h > 0 {
-					v = math.Max(0, -q/h)
-				} else if q < 0 {
-					return nil, ErrUnbounded
-				}
-			} else {
-				rest := sum[gi] - x[i]
-				x0, c, rho := pr.Xi0[gi], pr.C[gi], pr.Rho
-				deriv := func(v float64) float64 { return h*v + q + math.Max(0, x0+(v+rest-c)/rho) }
-				if deriv(0) >= 0 {
-					v = 0
-				} else {
-					v = -(q + x0 + (rest-c)/rho) / (h + 1/rho) // region ξ* > 0
-					if x0+(v+rest-c)/rho < 0 {
-						v = -q / h // region ξ* = 0 (then h > 0)
-					}
-					v = math.Max(0, v)
-				}
-				sum[gi] += v - x[i]
-			}
-			if d := v - x[i]; d != 0 {
-				x[i] = v
-				pr.H.AddColumn(i, d, g)
-				work += n
-			}
+		w, err := softSweep(pr, grp, diag, x, g, sum)
+		if err != nil {
+			return nil, err
 		}
+		work += w
 		if sweep%50 == 49 {
 			g = gradientOf(pr.H, pr.P, x)
 		}
 		r := softResidual(pr, grp, x, g, sum)
 		work += n
 		if r > tol && (sweep == 10 || sweep%polishEvery == polishEvery-1) {
-			if xp, cost := softPolish(pr, grp, x, g, sum, func() {
+			var w int
+			x, g, sum, r, w = softTryPolish(pr, grp, x, g, sum, r, func() {
 				if opt.Progress != nil {
 					opt.Progress(sweep, r)
 				}
-			}); xp != nil {
-				work += cost
-				sp := make([]float64, len(sum))
-				for gi, idx := range pr.Groups {
-					for _, i := range idx {
-						sp[gi] += xp[i]
-					}
-				}
-				gp := gradientOf(pr.H, pr.P, xp)
-				fp, f := softObjective(pr, xp, gp, sp), softObjective(pr, x, g, sum)
-				if rp := softResidual(pr, grp, xp, gp, sp); fp < f || (rp < r && fp <= f+1e-13*math.Abs(f)) {
-					x, g, sum, r = xp, gp, sp, rp
-				}
-			}
+			})
+			work += w
 		}
 		res.Residual = r
 		if r <= tol {
@@ -205,10 +131,122 @@ func SolveSoft(ctx context.Context, pr *SoftProblem, opt Options) (*SoftResult, 
 	res.X = x
 	res.Xi = make([]float64, len(pr.Groups))
 	for gi := range pr.Groups {
-		res.Xi[gi] = dpsi(gi)
+		res.Xi[gi] = math.Max(0, pr.Xi0[gi]+(sum[gi]-pr.C[gi])/pr.Rho) // ψ'_g
 	}
 	res.Obj = softObjective(pr, x, g, sum)
 	return res, nil
+}
+
+// checkSoft checks pr and returns the group of each variable (−1: none),
+// H's diagonal and the absolute tolerance.
+func checkSoft(pr *SoftProblem, opt Options) (grp []int, diag []float64, tol float64, err error) {
+	if pr == nil || pr.H == nil {
+		return nil, nil, 0, fmt.Errorf("%w: no Hessian", ErrInput)
+	}
+	n := pr.H.Dim()
+	if len(pr.P) != n || len(pr.C) != len(pr.Groups) || len(pr.Xi0) != len(pr.Groups) || !(pr.Rho > 0) {
+		return nil, nil, 0, fmt.Errorf("%w: dimensions disagree or ρ ≤ 0", ErrInput)
+	}
+	if pr.X0 != nil && len(pr.X0) != n {
+		return nil, nil, 0, fmt.Errorf("%w: X0 has %d entries for %d variables", ErrInput, len(pr.X0), n)
+	}
+	grp = make([]int, n)
+	for i := range grp {
+		grp[i] = -1
+	}
+	for g, idx := range pr.Groups {
+		if !(pr.Xi0[g] >= 0) {
+			return nil, nil, 0, fmt.Errorf("%w: ξ⁰ of group %d is %v", ErrInput, g, pr.Xi0[g])
+		}
+		for _, i := range idx {
+			if i < 0 || i >= n || grp[i] >= 0 {
+				return nil, nil, 0, fmt.Errorf("%w: variable %d repeated or out of range", ErrInput, i)
+			}
+			grp[i] = g
+		}
+	}
+	pmax := 1.0
+	for _, v := range pr.P {
+		pmax = math.Max(pmax, math.Abs(v))
+	}
+	tol = opt.Tol
+	if tol <= 0 {
+		tol = 1e-7
+	}
+	diag = make([]float64, n)
+	for i := range diag {
+		if diag[i] = pr.H.At(i, i); diag[i] < 0 || math.IsNaN(diag[i]) {
+			return nil, nil, 0, fmt.Errorf("%w: H[%d][%d] = %v < 0", ErrInput, i, i, diag[i])
+		}
+	}
+	return grp, diag, tol * pmax, nil
+}
+
+// groupSums returns Σ x over each group.
+func groupSums(pr *SoftProblem, x []float64) []float64 {
+	sum := make([]float64, len(pr.Groups))
+	for g, idx := range pr.Groups {
+		for _, i := range idx {
+			sum[g] += x[i]
+		}
+	}
+	return sum
+}
+
+// softSweep is one cyclic sweep of exact coordinate steps, keeping the
+// gradient g and the group sums in step; it returns the work done.
+func softSweep(pr *SoftProblem, grp []int, diag, x, g, sum []float64) (int, error) {
+	n := len(x)
+	work := 0
+	for i := 0; i < n; i++ {
+		h, q := diag[i], g[i]-diag[i]*x[i]
+		var v float64
+		if gi := grp[i]; gi < 0 {
+			if h > 0 {
+				v = math.Max(0, -q/h)
+			} else if q < 0 {
+				return work, ErrUnbounded
+			}
+		} else {
+			rest := sum[gi] - x[i]
+			x0, c, rho := pr.Xi0[gi], pr.C[gi], pr.Rho
+			deriv := func(v float64) float64 { return h*v + q + math.Max(0, x0+(v+rest-c)/rho) }
+			if deriv(0) >= 0 {
+				v = 0
+			} else {
+				v = -(q + x0 + (rest-c)/rho) / (h + 1/rho) // region ξ* > 0
+				if x0+(v+rest-c)/rho < 0 {
+					v = -q / h // region ξ* = 0 (then h > 0)
+				}
+				v = math.Max(0, v)
+			}
+			sum[gi] += v - x[i]
+		}
+		if d := v - x[i]; d != 0 {
+			x[i] = v
+			pr.H.AddColumn(i, d, g)
+			work += n
+		}
+	}
+	return work, nil
+}
+
+// softTryPolish runs the active-set polish from x and returns its point
+// (with gradient, group sums and residual) when it lowers the objective, or
+// the residual without raising the objective; else x's. The last result is
+// the work it cost.
+func softTryPolish(pr *SoftProblem, grp []int, x, g, sum []float64, r float64, tick func()) ([]float64, []float64, []float64, float64, int) {
+	xp, cost := softPolish(pr, grp, x, g, sum, tick)
+	if xp == nil {
+		return x, g, sum, r, 0
+	}
+	sp := groupSums(pr, xp)
+	gp := gradientOf(pr.H, pr.P, xp)
+	fp, f := softObjective(pr, xp, gp, sp), softObjective(pr, x, g, sum)
+	if rp := softResidual(pr, grp, xp, gp, sp); fp < f || (rp < r && fp <= f+1e-13*math.Abs(f)) {
+		return xp, gp, sp, rp, cost
+	}
+	return x, g, sum, r, cost
 }
 
 // softObjective is the SoftProblem objective at x (g = Hx + p, sum the
@@ -496,6 +534,8 @@ func solvePattern(pr *SoftProblem, grp []int, on []bool, free []int, tick func()
 	return sol, cost
 }
 
+// gradientOf computes Hx + p from scratch (removing accumulated
+// round-off).
 func gradientOf(h Operator, p, x []float64) []float64 {
 	g := append([]float64(nil), p...)
 	for i, xi := range x {

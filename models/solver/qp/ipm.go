@@ -69,56 +69,98 @@ func (s *setup) residuals(it *iterate, r *residuals) {
 // solve runs the interior-point iteration on s with the KKT solver k (whose
 // buffers may already have been used as scratch) and maps the outcome back.
 func (s *setup) solve(ctx context.Context, k *kkt, opt Options) (*Result, error) {
+	e := newIPM(ctx, s, k, opt)
+	if err := e.start(); err != nil {
+		return nil, err
+	}
+	status, err := e.run()
+	if err != nil {
+		return nil, err
+	}
+	return e.finish(status)
+}
+
+// ipm is the state of one interior-point run: the iterate and its
+// residuals, the work vectors of the directions (allocated once), and what
+// the stopping rules remember from iteration to iteration.
+type ipm struct {
+	ctx  context.Context
+	s    *setup
+	k    *kkt
+	opt  Options
+	it   *iterate
+	r    *residuals
+	iter int
+
+	negq                    []float64
+	x1, y1, z1              []float64 // the τ-direction
+	x2, y2, z2              []float64 // a direction's solve
+	dxa, dya, dza, dsa      []float64 // the step direction
+	r1, r2, r3              []float64 // right-hand sides
+	ds                      []float64
+	dxc, dyc, dzc, dsc, dsC []float64 // a centrality corrector's direction
+	w                       []float64 // the scaling z/s
+	qp2                     []float64 // q + 2Pξ
+	tau, den                float64   // of the current iteration's τ-direction
+	normQ, normH, normD     float64   // scales of the relative stopping tests
+	stallCount              int
+	lastStep, mu0           float64
+	prevP, prevD            float64 // certificate ratios of the previous iteration
+	best                    *iterate
+	bestMeasure             float64
+	bestIter                int
+}
+
+func newIPM(ctx context.Context, s *setup, k *kkt, opt Options) *ipm {
 	n, m, pE := s.n, s.m, s.pE
-	it := &iterate{x: make([]float64, n), y: make([]float64, pE), z: make([]float64, m), s: make([]float64, m), tau: 1, kappa: 1}
-	r := &residuals{rx: make([]float64, n), ry: make([]float64, pE), rz: make([]float64, m),
-		px: make([]float64, n), gx: make([]float64, m), ex: make([]float64, pE),
-		eTy: make([]float64, n), gTz: make([]float64, n)}
-
-	// Work vectors.
-	negq := make([]float64, n)
+	vec := func(l int) []float64 { return make([]float64, l) }
+	e := &ipm{ctx: ctx, s: s, k: k, opt: opt,
+		it:   &iterate{x: vec(n), y: vec(pE), z: vec(m), s: vec(m), tau: 1, kappa: 1},
+		r:    &residuals{rx: vec(n), ry: vec(pE), rz: vec(m), px: vec(n), gx: vec(m), ex: vec(pE), eTy: vec(n), gTz: vec(n)},
+		negq: vec(n), x1: vec(n), y1: vec(pE), z1: vec(m), x2: vec(n), y2: vec(pE), z2: vec(m),
+		dxa: vec(n), dya: vec(pE), dza: vec(m), dsa: vec(m), r1: vec(n), r2: vec(pE), r3: vec(m), ds: vec(m),
+		dxc: vec(n), dyc: vec(pE), dzc: vec(m), dsc: vec(m), dsC: vec(m), w: vec(m), qp2: vec(n),
+		prevP: math.Inf(1), prevD: math.Inf(1),
+		best:        &iterate{x: vec(n), y: vec(pE), z: vec(m), s: vec(m)},
+		bestMeasure: math.Inf(1),
+	}
 	for i, v := range s.q {
-		negq[i] = -v
+		e.negq[i] = -v
 	}
-	x1, y1, z1 := make([]float64, n), make([]float64, pE), make([]float64, m)
-	x2, y2, z2 := make([]float64, n), make([]float64, pE), make([]float64, m)
-	dxa, dya, dza, dsa := make([]float64, n), make([]float64, pE), make([]float64, m), make([]float64, m)
-	r1, r2, r3 := make([]float64, n), make([]float64, pE), make([]float64, m)
-	ds := make([]float64, m)
-	// Second direction buffers for the centrality correctors.
-	dxc, dyc, dzc, dsc, dsC := make([]float64, n), make([]float64, pE), make([]float64, m), make([]float64, m), make([]float64, m)
-	w := make([]float64, m)
-	qp2 := make([]float64, n) // q + 2Pξ
-
-	// Initial point (as cvxopt's coneqp): with W = I solve
-	// min ½xᵀPx + qᵀx + ½‖s‖² s.t. Gx + s = h, Ex = d, then shift s and z
-	// into the positive orthant.
-	for i := range w {
-		w[i] = 1
-	}
-	iter := 0
 	// tick runs between blocks of each factorisation: cancellation is
 	// honoured within an iteration, and for large problems Progress is also
 	// called there (same iteration number) so a browser caller can yield.
-	tick := func() error {
-		if opt.Progress != nil && n >= progressBlockN {
-			opt.Progress(iter)
-		}
-		return ctx.Err()
+	k.tick = e.tick
+	return e
+}
+
+func (e *ipm) tick() error {
+	if e.opt.Progress != nil && e.s.n >= progressBlockN {
+		e.opt.Progress(e.iter)
 	}
-	k.tick = tick
-	if ok, err := k.factor(w, tick); err != nil {
-		return nil, err
+	return e.ctx.Err()
+}
+
+// start sets the initial point (as cvxopt's coneqp): with W = I solve
+// min ½xᵀPx + qᵀx + ½‖s‖² s.t. Gx + s = h, Ex = d, then shift s and z
+// into the positive orthant.
+func (e *ipm) start() error {
+	s, k, it := e.s, e.k, e.it
+	for i := range e.w {
+		e.w[i] = 1
+	}
+	if ok, err := k.factor(e.w, e.tick); err != nil {
+		return err
 	} else if !ok {
-		return nil, fmt.Errorf("%w: could not factorise the initial KKT system", ErrInput)
+		return fmt.Errorf("%w: could not factorise the initial KKT system", ErrInput)
 	}
-	k.solve(negq, s.d, s.h, it.x, it.y, z1)
+	k.solve(e.negq, s.d, s.h, it.x, it.y, e.z1)
 	if k.tickErr != nil {
-		return nil, k.tickErr
+		return k.tickErr
 	}
-	if m > 0 {
-		for i := range z1 {
-			it.s[i] = -z1[i]
+	if s.m > 0 {
+		for i := range e.z1 {
+			it.s[i] = -e.z1[i]
 		}
 		shift := func(v []float64) {
 			a := -floats.Min(v)
@@ -128,242 +170,268 @@ func (s *setup) solve(ctx context.Context, k *kkt, opt Options) (*Result, error)
 				}
 			}
 		}
-		copy(it.z, z1)
+		copy(it.z, e.z1)
 		shift(it.s)
 		shift(it.z)
 	}
+	e.normQ, e.normH, e.normD = normInf(s.q), normInf(s.h), normInf(s.d)
+	return nil
+}
 
-	// Scales for the relative stopping tests.
-	normQ := normInf(s.q)
-	normH := normInf(s.h)
-	normD := normInf(s.d)
+// measures are an iteration's objectives and stopping measures on the
+// de-homogenised point.
+type measures struct {
+	pobj, dobj, relP, relD, relGap, mu float64
+}
 
-	res := &Result{}
-	var status Status
-	stallCount := 0
-	lastStep, mu0 := 0.0, 0.0
-	prevP, prevD := math.Inf(1), math.Inf(1) // certificate ratios of the previous iteration
-	// The best iterate so far (by the worst of the three relative measures)
-	// is what a run that stalls or hits MaxIter returns.
-	best := &iterate{x: make([]float64, n), y: make([]float64, pE), z: make([]float64, m), s: make([]float64, m)}
-	bestMeasure := math.Inf(1)
-	bestIter := 0
-	for ; ; iter++ {
-		s.residuals(it, r)
-		tau := it.tau
-		// Measures on the de-homogenised point.
-		xPxbar := r.xPx / (tau * tau)
-		qx := floats.Dot(s.q, it.x) / tau
-		pobj := 0.5*xPxbar + qx
-		dobj := -0.5*xPxbar - (floats.Dot(s.d, it.y)+floats.Dot(s.h, it.z))/tau
-		sz := floats.Dot(it.s, it.z) / (tau * tau)
-		// Primal scale from the data only (b, d, bounds): a residual that
-		// is small only relative to a huge ‖Ax‖ must not pass, or the x/τ
-		// → ∞ of an infeasible problem would. Rounding in Ax, Ex is allowed
-		// on top (pfloor).
-		pscale := 1 + math.Max(normD, normH)
-		pfloor := 100 * eps * math.Max(normInf(r.ex), normInf(r.gx)) / tau
-		dscale := 1 + math.Max(normQ, math.Max(normInf(r.px), math.Max(normInf(r.eTy), normInf(r.gTz)))/tau)
-		relP := math.Max(0, math.Max(normInf(r.ry), normInf(r.rz))/tau-pfloor) / pscale
-		relD := normInf(r.rx) / tau / dscale
-		gap := math.Max(math.Abs(pobj-dobj), sz)
-		relGap := gap / math.Max(1, math.Min(math.Abs(pobj), math.Abs(dobj)))
-		mu := (floats.Dot(it.s, it.z) + it.tau*it.kappa) / float64(m+1)
+func (e *ipm) measure() measures {
+	s, it, r := e.s, e.it, e.r
+	s.residuals(it, r)
+	tau := it.tau
+	xPxbar := r.xPx / (tau * tau)
+	qx := floats.Dot(s.q, it.x) / tau
+	var m measures
+	m.pobj = 0.5*xPxbar + qx
+	m.dobj = -0.5*xPxbar - (floats.Dot(s.d, it.y)+floats.Dot(s.h, it.z))/tau
+	sz := floats.Dot(it.s, it.z) / (tau * tau)
+	// Primal scale from the data only (b, d, bounds): a residual that
+	// is small only relative to a huge ‖Ax‖ must not pass, or the x/τ
+	// → ∞ of an infeasible problem would. Rounding in Ax, Ex is allowed
+	// on top (pfloor).
+	pscale := 1 + math.Max(e.normD, e.normH)
+	pfloor := 100 * eps * math.Max(normInf(r.ex), normInf(r.gx)) / tau
+	dscale := 1 + math.Max(e.normQ, math.Max(normInf(r.px), math.Max(normInf(r.eTy), normInf(r.gTz)))/tau)
+	m.relP = math.Max(0, math.Max(normInf(r.ry), normInf(r.rz))/tau-pfloor) / pscale
+	m.relD = normInf(r.rx) / tau / dscale
+	gap := math.Max(math.Abs(m.pobj-m.dobj), sz)
+	m.relGap = gap / math.Max(1, math.Min(math.Abs(m.pobj), math.Abs(m.dobj)))
+	m.mu = (floats.Dot(it.s, it.z) + it.tau*it.kappa) / float64(s.m+1)
+	return m
+}
 
-		// κ < τ: an optimal solution of the embedding has τ > 0 = κ, while
-		// τ → 0 < κ means infeasibility; without this guard x/τ → ∞ could
-		// make the relative residuals of an infeasible problem look small.
-		if relP <= opt.Tol && relD <= opt.Tol && relGap <= opt.Tol && it.kappa < it.tau {
-			status = StatusOptimal
-			break
+// run iterates until a stopping rule holds and returns the status.
+func (e *ipm) run() (Status, error) {
+	for ; ; e.iter++ {
+		m := e.measure()
+		if status, done := e.check(m); done {
+			return status, nil
 		}
-		// Certificates (only once τ has fallen below κ, i.e. the embedding
-		// is heading for τ = 0).
-		if it.tau < it.kappa {
-			pRatio, dRatio := s.primalCertRatio(it, r), s.dualCertRatio(it, r)
-			tol := opt.InfeasTol
-			if it.tau < 1e-10*it.kappa && pRatio > 0.5*prevP && dRatio > 0.5*prevD {
-				// τ is numerically zero and the certificates have stopped
-				// improving (x/τ and the KKT weights have exploded):
-				// accept one at the looser tolerance.
-				tol = math.Max(tol, stallInfeasTol)
-			}
-			prevP, prevD = pRatio, dRatio
-			if pRatio <= tol {
-				status = StatusInfeasible
-				opt.InfeasTol = tol
-				break
-			}
-			if dRatio <= tol {
-				status = StatusUnbounded
-				opt.InfeasTol = tol
-				break
-			}
+		if e.opt.Trace != nil {
+			e.opt.Trace(Info{Iter: e.iter, PrimalObj: m.pobj / e.s.cost, DualObj: m.dobj / e.s.cost, PrimalRes: m.relP, DualRes: m.relD, Gap: m.relGap,
+				Mu: m.mu, Tau: e.it.tau, Kappa: e.it.kappa, Step: e.lastStep, Regularization: e.k.reg})
 		}
-		if math.IsNaN(relP) || math.IsNaN(relD) || math.IsNaN(relGap) || math.IsNaN(mu) {
-			status = StatusStalled
-			break
+		if e.iter >= e.opt.MaxIter {
+			return StatusMaxIter, nil
 		}
-		if meas := math.Max(relP, math.Max(relD, relGap)); meas < bestMeasure {
-			bestMeasure, bestIter = meas, iter
-			copyIterate(best, it)
+		if err := e.ctx.Err(); err != nil {
+			return 0, err
 		}
-		if opt.Trace != nil {
-			opt.Trace(Info{Iter: iter, PrimalObj: pobj / s.cost, DualObj: dobj / s.cost, PrimalRes: relP, DualRes: relD, Gap: relGap,
-				Mu: mu, Tau: it.tau, Kappa: it.kappa, Step: lastStep, Regularization: k.reg})
+		if e.opt.Progress != nil {
+			e.opt.Progress(e.iter)
 		}
-		if iter >= opt.MaxIter {
-			status = StatusMaxIter
-			break
+		if e.iter == 0 {
+			e.mu0 = m.mu
 		}
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if opt.Progress != nil {
-			opt.Progress(iter)
-		}
-		if iter == 0 {
-			mu0 = mu
-		}
-		if stallCount >= 5 || mu < 1e-30*mu0 {
+		if e.stallCount >= 5 || m.mu < 1e-30*e.mu0 {
 			// Tiny steps, or μ collapsing far below any useful accuracy
 			// without convergence (τ and κ both → 0: an ill-posed problem).
-			status = StatusStalled
-			break
+			return StatusStalled, nil
 		}
-
-		// Factorise the reduced KKT system for this iterate.
-		for i := range w {
-			// Capped so that an s that underflows cannot make H infinite.
-			w[i] = math.Min(it.z[i]/it.s[i], 1e30)
+		if moved, err := e.step(m.mu); err != nil || !moved {
+			return StatusStalled, err
 		}
-		if ok, err := k.factor(w, tick); err != nil {
-			return nil, err
-		} else if !ok {
-			status = StatusStalled
-			break
-		}
-		// τ-direction: K v1 = [−q; d; h].
-		k.solve(negq, s.d, s.h, x1, y1, z1)
-		xi := 1 / tau
-		for i := range qp2 {
-			qp2[i] = s.q[i] + 2*r.px[i]*xi
-		}
-		xiPxi := r.xPx * xi * xi
-		den := -it.kappa/tau + floats.Dot(qp2, x1) + floats.Dot(s.d, y1) + floats.Dot(s.h, z1) - xiPxi
-
-		// direction solves K v2 = [−η r_x; −η r_y; −η r_z + d_s/z] and
-		// combines with v1 into (dx, dy, dz, ds, dtau, dkappa).
-		direction := func(eta float64, dS []float64, dK float64, dx, dy, dz, dsv []float64) (dtau, dkap float64) {
-			for i := range r1 {
-				r1[i] = -eta * r.rx[i]
-			}
-			for i := range r2 {
-				r2[i] = -eta * r.ry[i]
-			}
-			for i := range r3 {
-				r3[i] = -eta*r.rz[i] + dS[i]/it.z[i]
-			}
-			k.solve(r1, r2, r3, x2, y2, z2)
-			num := -eta*r.rtau + dK/tau - floats.Dot(qp2, x2) - floats.Dot(s.d, y2) - floats.Dot(s.h, z2)
-			dtau = num / den
-			for i := range dx {
-				dx[i] = x2[i] + dtau*x1[i]
-			}
-			for i := range dy {
-				dy[i] = y2[i] + dtau*y1[i]
-			}
-			for i := range dz {
-				dz[i] = z2[i] + dtau*z1[i]
-				dsv[i] = (-dS[i] - it.s[i]*dz[i]) / it.z[i]
-			}
-			dkap = (-dK - it.kappa*dtau) / tau
-			return dtau, dkap
-		}
-
-		// Predictor (affine scaling): η = 1, d_s = s∘z, d_κ = τκ.
-		for i := range ds {
-			ds[i] = it.s[i] * it.z[i]
-		}
-		dtauA, dkapA := direction(1, ds, it.tau*it.kappa, dxa, dya, dza, dsa)
-		alphaA := math.Min(1, maxStep(it, dza, dsa, dtauA, dkapA))
-		muA := 0.0
-		for i := range it.s {
-			muA += (it.s[i] + alphaA*dsa[i]) * (it.z[i] + alphaA*dza[i])
-		}
-		muA += (it.tau + alphaA*dtauA) * (it.kappa + alphaA*dkapA)
-		muA /= float64(m + 1)
-		sigma := math.Min(1, math.Pow(math.Max(muA, 0)/mu, 3))
-
-		// Corrector: η = 1 − σ, d_s = s∘z + Δs_a∘Δz_a − σμ, d_κ likewise.
-		for i := range ds {
-			ds[i] = it.s[i]*it.z[i] + dsa[i]*dza[i] - sigma*mu
-		}
-		dK := it.tau*it.kappa + dtauA*dkapA - sigma*mu
-		// Reuse the affine buffers for the combined direction.
-		dtau, dkap := direction(1-sigma, ds, dK, dxa, dya, dza, dsa)
-		alphaMax := maxStep(it, dza, dsa, dtau, dkap)
-
-		if k.tickErr != nil {
-			return nil, k.tickErr
-		}
-
-		// Gondzio's multiple centrality correctors (Gondzio 1996, "Multiple
-		// centrality corrections in a primal-dual method for linear
-		// programming"; Colombo & Gondzio 2008): aim at a longer trial step
-		// α̃ and correct the complementarity products at the trial point
-		// that leave [0.1σμ, 10σμ]. Each costs one solve with the existing
-		// factorisation; it is kept only if it lengthens the step enough.
-		for corr := 0; corr < maxCorrectors && alphaMax < 1; corr++ {
-			trial := math.Min(1, alphaMax+0.2)
-			smu := sigma * mu
-			lo, hi := 0.1*smu, 10*smu
-			proj := func(v float64) float64 {
-				switch {
-				case v < lo:
-					return lo - v
-				case v > hi:
-					return math.Max(hi-v, -hi)
-				}
-				return 0
-			}
-			for i := range ds {
-				dsC[i] = ds[i] - proj((it.s[i]+trial*dsa[i])*(it.z[i]+trial*dza[i]))
-			}
-			dKC := dK - proj((it.tau+trial*dtau)*(it.kappa+trial*dkap))
-			dtauC, dkapC := direction(1-sigma, dsC, dKC, dxc, dyc, dzc, dsc)
-			aC := maxStep(it, dzc, dsc, dtauC, dkapC)
-			if !(aC >= alphaMax+0.02) {
-				break
-			}
-			dxa, dxc = dxc, dxa
-			dya, dyc = dyc, dya
-			dza, dzc = dzc, dza
-			dsa, dsc = dsc, dsa
-			ds, dsC = dsC, ds
-			dK, dtau, dkap, alphaMax = dKC, dtauC, dkapC, aC
-		}
-		if k.tickErr != nil {
-			return nil, k.tickErr
-		}
-		alpha := math.Min(1, 0.99*alphaMax)
-		if !(alpha > 0) || math.IsNaN(alpha) {
-			status = StatusStalled
-			break
-		}
-		if alpha < 1e-8 {
-			stallCount++
-		} else {
-			stallCount = 0
-		}
-		lastStep = alpha
-		floats.AddScaled(it.x, alpha, dxa)
-		floats.AddScaled(it.y, alpha, dya)
-		floats.AddScaled(it.z, alpha, dza)
-		floats.AddScaled(it.s, alpha, dsa)
-		it.tau += alpha * dtau
-		it.kappa += alpha * dkap
 	}
+}
+
+// check applies the stopping rules that end a run at an iterate
+// (optimality, the certificates, NaN) and remembers the best iterate.
+func (e *ipm) check(m measures) (Status, bool) {
+	it := e.it
+	// κ < τ: an optimal solution of the embedding has τ > 0 = κ, while
+	// τ → 0 < κ means infeasibility; without this guard x/τ → ∞ could
+	// make the relative residuals of an infeasible problem look small.
+	if m.relP <= e.opt.Tol && m.relD <= e.opt.Tol && m.relGap <= e.opt.Tol && it.kappa < it.tau {
+		return StatusOptimal, true
+	}
+	// Certificates (only once τ has fallen below κ, i.e. the embedding
+	// is heading for τ = 0).
+	if it.tau < it.kappa {
+		pRatio, dRatio := e.s.primalCertRatio(it, e.r), e.s.dualCertRatio(it, e.r)
+		tol := e.opt.InfeasTol
+		if it.tau < 1e-10*it.kappa && pRatio > 0.5*e.prevP && dRatio > 0.5*e.prevD {
+			// τ is numerically zero and the certificates have stopped
+			// improving (x/τ and the KKT weights have exploded):
+			// accept one at the looser tolerance.
+			tol = math.Max(tol, stallInfeasTol)
+		}
+		e.prevP, e.prevD = pRatio, dRatio
+		if pRatio <= tol {
+			e.opt.InfeasTol = tol
+			return StatusInfeasible, true
+		}
+		if dRatio <= tol {
+			e.opt.InfeasTol = tol
+			return StatusUnbounded, true
+		}
+	}
+	if math.IsNaN(m.relP) || math.IsNaN(m.relD) || math.IsNaN(m.relGap) || math.IsNaN(m.mu) {
+		return StatusStalled, true
+	}
+	if meas := math.Max(m.relP, math.Max(m.relD, m.relGap)); meas < e.bestMeasure {
+		e.bestMeasure, e.bestIter = meas, e.iter
+		copyIterate(e.best, it)
+	}
+	return 0, false
+}
+
+// step factorises the reduced KKT system at the iterate, computes the
+// Mehrotra predictor–corrector direction with up to maxCorrectors
+// centrality correctors, and moves along it; moved is false when the
+// iteration cannot go on (the factorisation failed, or no positive step).
+func (e *ipm) step(mu float64) (moved bool, err error) {
+	s, k, it, r := e.s, e.k, e.it, e.r
+	for i := range e.w {
+		// Capped so that an s that underflows cannot make H infinite.
+		e.w[i] = math.Min(it.z[i]/it.s[i], 1e30)
+	}
+	if ok, err := k.factor(e.w, e.tick); err != nil || !ok {
+		return false, err
+	}
+	// τ-direction: K v1 = [−q; d; h].
+	k.solve(e.negq, s.d, s.h, e.x1, e.y1, e.z1)
+	e.tau = it.tau
+	xi := 1 / e.tau
+	for i := range e.qp2 {
+		e.qp2[i] = s.q[i] + 2*r.px[i]*xi
+	}
+	xiPxi := r.xPx * xi * xi
+	e.den = -it.kappa/e.tau + floats.Dot(e.qp2, e.x1) + floats.Dot(s.d, e.y1) + floats.Dot(s.h, e.z1) - xiPxi
+
+	// Predictor (affine scaling): η = 1, d_s = s∘z, d_κ = τκ.
+	for i := range e.ds {
+		e.ds[i] = it.s[i] * it.z[i]
+	}
+	dtauA, dkapA := e.direction(1, e.ds, it.tau*it.kappa, e.dxa, e.dya, e.dza, e.dsa)
+	alphaA := math.Min(1, maxStep(it, e.dza, e.dsa, dtauA, dkapA))
+	muA := 0.0
+	for i := range it.s {
+		muA += (it.s[i] + alphaA*e.dsa[i]) * (it.z[i] + alphaA*e.dza[i])
+	}
+	muA += (it.tau + alphaA*dtauA) * (it.kappa + alphaA*dkapA)
+	muA /= float64(s.m + 1)
+	sigma := math.Min(1, math.Pow(math.Max(muA, 0)/mu, 3))
+
+	// Corrector: η = 1 − σ, d_s = s∘z + Δs_a∘Δz_a − σμ, d_κ likewise.
+	for i := range e.ds {
+		e.ds[i] = it.s[i]*it.z[i] + e.dsa[i]*e.dza[i] - sigma*mu
+	}
+	dK := it.tau*it.kappa + dtauA*dkapA - sigma*mu
+	// Reuse the affine buffers for the combined direction.
+	dtau, dkap := e.direction(1-sigma, e.ds, dK, e.dxa, e.dya, e.dza, e.dsa)
+	alphaMax := maxStep(it, e.dza, e.dsa, dtau, dkap)
+	if k.tickErr != nil {
+		return false, k.tickErr
+	}
+	dtau, dkap, alphaMax = e.centrality(sigma, mu, dK, dtau, dkap, alphaMax)
+	if k.tickErr != nil {
+		return false, k.tickErr
+	}
+	alpha := math.Min(1, 0.99*alphaMax)
+	if !(alpha > 0) || math.IsNaN(alpha) {
+		return false, nil
+	}
+	if alpha < 1e-8 {
+		e.stallCount++
+	} else {
+		e.stallCount = 0
+	}
+	e.lastStep = alpha
+	floats.AddScaled(it.x, alpha, e.dxa)
+	floats.AddScaled(it.y, alpha, e.dya)
+	floats.AddScaled(it.z, alpha, e.dza)
+	floats.AddScaled(it.s, alpha, e.dsa)
+	it.tau += alpha * dtau
+	it.kappa += alpha * dkap
+	return true, nil
+}
+
+// centrality applies Gondzio's multiple centrality correctors (Gondzio
+// 1996, "Multiple centrality corrections in a primal-dual method for
+// linear programming"; Colombo & Gondzio 2008) to the direction in the
+// step buffers (right-hand side e.ds, dK; σ and μ): aim at a longer trial
+// step α̃ and correct the complementarity products at the trial point that
+// leave [0.1σμ, 10σμ]. Each costs one solve with the existing
+// factorisation; it is kept only if it lengthens the step enough.
+func (e *ipm) centrality(sigma, mu, dK, dtau, dkap, alphaMax float64) (float64, float64, float64) {
+	it := e.it
+	smu := sigma * mu
+	lo, hi := 0.1*smu, 10*smu
+	proj := func(v float64) float64 {
+		switch {
+		case v < lo:
+			return lo - v
+		case v > hi:
+			return math.Max(hi-v, -hi)
+		}
+		return 0
+	}
+	for corr := 0; corr < maxCorrectors && alphaMax < 1; corr++ {
+		trial := math.Min(1, alphaMax+0.2)
+		for i := range e.ds {
+			e.dsC[i] = e.ds[i] - proj((it.s[i]+trial*e.dsa[i])*(it.z[i]+trial*e.dza[i]))
+		}
+		dKC := dK - proj((it.tau+trial*dtau)*(it.kappa+trial*dkap))
+		dtauC, dkapC := e.direction(1-sigma, e.dsC, dKC, e.dxc, e.dyc, e.dzc, e.dsc)
+		aC := maxStep(it, e.dzc, e.dsc, dtauC, dkapC)
+		if !(aC >= alphaMax+0.02) {
+			break
+		}
+		e.dxa, e.dxc = e.dxc, e.dxa
+		e.dya, e.dyc = e.dyc, e.dya
+		e.dza, e.dzc = e.dzc, e.dza
+		e.dsa, e.dsc = e.dsc, e.dsa
+		e.ds, e.dsC = e.dsC, e.ds
+		dK, dtau, dkap, alphaMax = dKC, dtauC, dkapC, aC
+	}
+	return dtau, dkap, alphaMax
+}
+
+// direction solves K v2 = [−η r_x; −η r_y; −η r_z + d_s/z] and combines
+// it with the τ-direction v1 into (dx, dy, dz, ds, dτ, dκ).
+func (e *ipm) direction(eta float64, dS []float64, dK float64, dx, dy, dz, dsv []float64) (dtau, dkap float64) {
+	s, it, r := e.s, e.it, e.r
+	for i := range e.r1 {
+		e.r1[i] = -eta * r.rx[i]
+	}
+	for i := range e.r2 {
+		e.r2[i] = -eta * r.ry[i]
+	}
+	for i := range e.r3 {
+		e.r3[i] = -eta*r.rz[i] + dS[i]/it.z[i]
+	}
+	e.k.solve(e.r1, e.r2, e.r3, e.x2, e.y2, e.z2)
+	num := -eta*r.rtau + dK/e.tau - floats.Dot(e.qp2, e.x2) - floats.Dot(s.d, e.y2) - floats.Dot(s.h, e.z2)
+	dtau = num / e.den
+	for i := range dx {
+		dx[i] = e.x2[i] + dtau*e.x1[i]
+	}
+	for i := range dy {
+		dy[i] = e.y2[i] + dtau*e.y1[i]
+	}
+	for i := range dz {
+		dz[i] = e.z2[i] + dtau*e.z1[i]
+		dsv[i] = (-dS[i] - it.s[i]*dz[i]) / it.z[i]
+	}
+	dkap = (-dK - it.kappa*dtau) / e.tau
+	return dtau, dkap
+}
+
+// finish maps the run's outcome back: a stalled run heading for τ = 0
+// gets its certificates checked at a looser tolerance, a run that stalled
+// or hit the limit returns its best iterate, and infeasible and unbounded
+// problems return their errors.
+func (e *ipm) finish(status Status) (*Result, error) {
+	s, it, r, opt := e.s, e.it, e.r, &e.opt
 	if status == StatusStalled && it.tau < it.kappa {
 		// The embedding was heading for τ = 0 when it stalled: accept a
 		// certificate at a looser tolerance (it still proves that any
@@ -378,12 +446,13 @@ func (s *setup) solve(ctx context.Context, k *kkt, opt Options) (*Result, error)
 			opt.InfeasTol = tol
 		}
 	}
-	if (status == StatusStalled || status == StatusMaxIter) && bestMeasure < math.Inf(1) && bestIter != iter {
+	if (status == StatusStalled || status == StatusMaxIter) && e.bestMeasure < math.Inf(1) && e.bestIter != e.iter {
 		// Return the best iterate seen (the last one may be worse, or NaN).
-		copyIterate(it, best)
+		copyIterate(it, e.best)
 		s.residuals(it, r)
 	}
-	s.fillResult(it, r, res, status, iter, opt)
+	res := &Result{}
+	s.fillResult(it, r, res, status, e.iter, *opt)
 	switch status {
 	case StatusInfeasible:
 		return res, fmt.Errorf("%w: no x satisfies Ax ≤ b, Ex = d, l ≤ x ≤ u; conflicting constraints: %s "+

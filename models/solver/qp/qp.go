@@ -329,21 +329,33 @@ func newSetup(pr *Problem) (*setup, error) {
 		return nil, fmt.Errorf("%w: no variables (len(Q) == 0)", ErrInput)
 	}
 	s := &setup{n: n, q: append([]float64(nil), pr.Q...)}
+	for _, f := range []func(*Problem) error{s.setObjective, s.setInequalities, s.setEqualities, s.setBounds} {
+		if err := f(pr); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// setObjective checks q and P, stores P in full and scales both by the
+// objective scale c (setup.cost).
+func (s *setup) setObjective(pr *Problem) error {
+	n := s.n
 	for i, v := range s.q {
 		if !finite(v) {
-			return nil, fmt.Errorf("%w: Q[%d] = %v", ErrInput, i, v)
+			return fmt.Errorf("%w: Q[%d] = %v", ErrInput, i, v)
 		}
 	}
 	if pr.P != nil {
 		if r := pr.P.SymmetricDim(); r != n {
-			return nil, fmt.Errorf("%w: P is %d×%d but len(Q) = %d", ErrInput, r, r, n)
+			return fmt.Errorf("%w: P is %d×%d but len(Q) = %d", ErrInput, r, r, n)
 		}
 		s.p = make([]float64, n*n)
 		for i := 0; i < n; i++ {
 			for j := i; j < n; j++ {
 				v := pr.P.At(i, j)
 				if !finite(v) {
-					return nil, fmt.Errorf("%w: P[%d,%d] = %v", ErrInput, i, j, v)
+					return fmt.Errorf("%w: P[%d,%d] = %v", ErrInput, i, j, v)
 				}
 				s.p[i*n+j] = v
 				s.p[j*n+i] = v
@@ -364,36 +376,41 @@ func newSetup(pr *Problem) (*setup, error) {
 			s.p[i] *= s.cost
 		}
 	}
-	// Inequalities Ax ≤ b.
+	return nil
+}
+
+// setInequalities checks Ax ≤ b and keeps its rows with a finite bᵢ.
+func (s *setup) setInequalities(pr *Problem) error {
+	n := s.n
 	if (pr.A == nil) != (len(pr.B) == 0) {
 		if pr.A == nil {
-			return nil, fmt.Errorf("%w: B has %d entries but A is nil", ErrInput, len(pr.B))
+			return fmt.Errorf("%w: B has %d entries but A is nil", ErrInput, len(pr.B))
 		}
 		if r, _ := pr.A.Dims(); r != 0 {
-			return nil, fmt.Errorf("%w: A has %d rows but B is empty", ErrInput, r)
+			return fmt.Errorf("%w: A has %d rows but B is empty", ErrInput, r)
 		}
 	}
 	if pr.A != nil {
 		r, c := pr.A.Dims()
 		if c != n || r != len(pr.B) {
-			return nil, fmt.Errorf("%w: A is %d×%d, want %d×%d (len(B)×len(Q))", ErrInput, r, c, len(pr.B), n)
+			return fmt.Errorf("%w: A is %d×%d, want %d×%d (len(B)×len(Q))", ErrInput, r, c, len(pr.B), n)
 		}
 		s.mA0 = r
 		for i := 0; i < r; i++ {
 			bi := pr.B[i]
 			if math.IsNaN(bi) {
-				return nil, fmt.Errorf("%w: B[%d] is NaN", ErrInput, i)
+				return fmt.Errorf("%w: B[%d] is NaN", ErrInput, i)
 			}
 			for j := 0; j < n; j++ {
 				if v := pr.A.At(i, j); !finite(v) {
-					return nil, fmt.Errorf("%w: A[%d,%d] = %v", ErrInput, i, j, v)
+					return fmt.Errorf("%w: A[%d,%d] = %v", ErrInput, i, j, v)
 				}
 			}
 			if math.IsInf(bi, 1) {
 				continue
 			}
 			if math.IsInf(bi, -1) {
-				return nil, fmt.Errorf("%w: B[%d] = -Inf (row %d of Ax ≤ b can never hold)", ErrInfeasible, i, i)
+				return fmt.Errorf("%w: B[%d] = -Inf (row %d of Ax ≤ b can never hold)", ErrInfeasible, i, i)
 			}
 			s.rowA = append(s.rowA, i)
 			for j := 0; j < n; j++ {
@@ -403,41 +420,52 @@ func newSetup(pr *Problem) (*setup, error) {
 		}
 		s.mA = len(s.rowA)
 	}
-	// Equalities Ex = d.
+	return nil
+}
+
+// setEqualities checks Ex = d and stores it.
+func (s *setup) setEqualities(pr *Problem) error {
+	n := s.n
 	if (pr.E == nil) != (len(pr.D) == 0) {
 		if pr.E == nil {
-			return nil, fmt.Errorf("%w: D has %d entries but E is nil", ErrInput, len(pr.D))
+			return fmt.Errorf("%w: D has %d entries but E is nil", ErrInput, len(pr.D))
 		}
 		if r, _ := pr.E.Dims(); r != 0 {
-			return nil, fmt.Errorf("%w: E has %d rows but D is empty", ErrInput, r)
+			return fmt.Errorf("%w: E has %d rows but D is empty", ErrInput, r)
 		}
 	}
 	if pr.E != nil {
 		r, c := pr.E.Dims()
 		if c != n || r != len(pr.D) {
-			return nil, fmt.Errorf("%w: E is %d×%d, want %d×%d (len(D)×len(Q))", ErrInput, r, c, len(pr.D), n)
+			return fmt.Errorf("%w: E is %d×%d, want %d×%d (len(D)×len(Q))", ErrInput, r, c, len(pr.D), n)
 		}
 		s.pE0 = r
 		for i := 0; i < r; i++ {
 			if !finite(pr.D[i]) {
-				return nil, fmt.Errorf("%w: D[%d] = %v", ErrInput, i, pr.D[i])
+				return fmt.Errorf("%w: D[%d] = %v", ErrInput, i, pr.D[i])
 			}
 			for j := 0; j < n; j++ {
 				v := pr.E.At(i, j)
 				if !finite(v) {
-					return nil, fmt.Errorf("%w: E[%d,%d] = %v", ErrInput, i, j, v)
+					return fmt.Errorf("%w: E[%d,%d] = %v", ErrInput, i, j, v)
 				}
 				s.e = append(s.e, v)
 			}
 			s.d = append(s.d, pr.D[i])
 		}
 	}
-	// Bounds.
+	return nil
+}
+
+// setBounds checks the bounds, turns the finite ones into rows of Gx ≤ h
+// (lower, then upper) and the fixed variables into equality rows.
+func (s *setup) setBounds(pr *Problem) error {
+	n := s.n
 	if pr.Lower != nil && len(pr.Lower) != n {
-		return nil, fmt.Errorf("%w: len(Lower) = %d, want %d", ErrInput, len(pr.Lower), n)
+		return fmt.Errorf("%w: len(Lower) = %d, want %d", ErrInput, len(pr.Lower), n)
 	}
 	if pr.Upper != nil && len(pr.Upper) != n {
-		return nil, fmt.Errorf("%w: len(Upper) = %d, want %d", ErrInput, len(pr.Upper), n)
+		return fmt.Errorf("%w: len(Upper) = %d, want %d", ErrInput, len(pr.Upper), n)
 	}
 	s.lower = make([]float64, n)
 	s.upper = make([]float64, n)
@@ -450,13 +478,13 @@ func newSetup(pr *Problem) (*setup, error) {
 			u = pr.Upper[i]
 		}
 		if math.IsNaN(l) || math.IsInf(l, 1) {
-			return nil, fmt.Errorf("%w: Lower[%d] = %v", ErrInput, i, l)
+			return fmt.Errorf("%w: Lower[%d] = %v", ErrInput, i, l)
 		}
 		if math.IsNaN(u) || math.IsInf(u, -1) {
-			return nil, fmt.Errorf("%w: Upper[%d] = %v", ErrInput, i, u)
+			return fmt.Errorf("%w: Upper[%d] = %v", ErrInput, i, u)
 		}
 		if l > u {
-			return nil, fmt.Errorf("%w: Lower[%d] = %v > Upper[%d] = %v", ErrInfeasible, i, l, i, u)
+			return fmt.Errorf("%w: Lower[%d] = %v > Upper[%d] = %v", ErrInfeasible, i, l, i, u)
 		}
 		s.lower[i], s.upper[i] = l, u
 		switch {
@@ -483,5 +511,5 @@ func newSetup(pr *Problem) (*setup, error) {
 	}
 	s.pE = s.pE0 + len(s.fix)
 	s.m = s.mA + len(s.lo) + len(s.up)
-	return s, nil
+	return nil
 }
