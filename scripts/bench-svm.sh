@@ -4,6 +4,7 @@
 #
 #   scripts/bench-svm.sh                 # n = 1000 5000 20000
 #   SIZES="1000 5000" REPEATS=3 scripts/bench-svm.sh
+#   BASE=/path/to/older/lupi scripts/bench-svm.sh   # also time another build (before/after a change)
 #
 # Data: a noisy 10-D binary problem (y = sign(x1 + x2·x3 + sin 2x4 + x5²/2 − ½
 # + 0.8·noise), x ~ N(0, I)), generated with a fixed seed (42) and written as
@@ -63,7 +64,9 @@ print("%.3f %.3f" % (bw, bc))
 EOF
 }
 
+BASE=${BASE:-}
 echo "bench-svm: RBF gamma=$GAMMA C=$C eps=$EPS cache=${CACHE}MB, best of $REPEATS; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+[ -n "$BASE" ] && echo "bench-svm: also timing BASE=$BASE (cpu_base; ours/base is the CPU ratio of this build to it)"
 printf "%7s | %9s %9s | %9s %9s | %7s %7s | %8s %8s | %s\n" n wall_lib wall_ours cpu_lib cpu_ours wall× cpu× nSV_lib nSV_ours "objective lib / ours"
 for n in $SIZES; do
 	f="$work/n$n.libsvm"
@@ -71,11 +74,18 @@ for n in $SIZES; do
 	read -r lw lu < <(timeit svm-train -s 0 -t 2 -g $GAMMA -c $C -e $EPS -m $CACHE -h 1 "$f" "$work/model")
 	lobj=$(sed -n 's/^obj = \([^,]*\),.*/\1/p' "$work/out")
 	lsv=$(sed -n 's/^nSV = \([0-9]*\),.*/\1/p' "$work/out")
-	read -r ow ou < <(timeit "$work/lupi" fit -model svm -train "$f" -set kernel=rbf -set gamma=$GAMMA -set C=$C -set eps=$EPS \
+	args=(fit -model svm -train "$f" -set kernel=rbf -set gamma=$GAMMA -set C=$C -set eps=$EPS
 		-set cache=$CACHE -set shrinking=true -set precision=single -train-metrics=false)
+	read -r ow ou < <(timeit "$work/lupi" "${args[@]}")
 	oobj=$(sed -n 's/^ *"objective": \([^,]*\),*/\1/p' "$work/out")
 	osv=$(sed -n 's/^ *"n_support": \([0-9]*\),*/\1/p' "$work/out")
 	rw=$(awk -v a="$ow" -v b="$lw" 'BEGIN{ if (b > 0) printf "%.2f", a/b; else print "n/a" }')
 	ru=$(awk -v a="$ou" -v b="$lu" 'BEGIN{ if (b > 0) printf "%.2f", a/b; else print "n/a" }')
 	printf "%7s | %9s %9s | %9s %9s | %7s %7s | %8s %8s | %s / %.6f\n" "$n" "$lw" "$ow" "$lu" "$ou" "$rw" "$ru" "$lsv" "$osv" "$lobj" "$oobj"
+	if [ -n "$BASE" ]; then
+		read -r bw bu < <(timeit "$BASE" "${args[@]}")
+		bobj=$(sed -n 's/^ *"objective": \([^,]*\),*/\1/p' "$work/out")
+		printf "%7s | base: wall %s cpu %s, objective %.6f | ours/base: wall %s cpu %s\n" "$n" "$bw" "$bu" "$bobj" \
+			"$(awk -v a="$ow" -v b="$bw" 'BEGIN{ printf "%.2f", a/b }')" "$(awk -v a="$ou" -v b="$bu" 'BEGIN{ printf "%.2f", a/b }')"
+	fi
 done
