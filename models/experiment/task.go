@@ -125,6 +125,10 @@ type Env struct {
 
 	mu   sync.Mutex
 	memo map[string]*memoEntry
+	// ws is the experiment's workspace: its fits on the same data (the
+	// grid points of a split, the models compared on it) share kernel rows
+	// and Qλ through it.
+	ws *model.Workspace
 
 	progMu sync.Mutex // serialises Config.Progress
 }
@@ -141,7 +145,7 @@ func NewEnv(e *Experiment, cfg Config) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	env := &Env{Exp: e, Config: cfg, set: set, memo: map[string]*memoEntry{}}
+	env := &Env{Exp: e, Config: cfg, set: set, memo: map[string]*memoEntry{}, ws: model.NewWorkspace()}
 	switch {
 	case e.Repeats == [2]int{}:
 		if cfg.Repeats > 0 {
@@ -269,7 +273,7 @@ type TaskContext struct {
 // reach Config.Progress (in the browser the page gets its turns there);
 // the time they take is not counted by Time.
 func (tc *TaskContext) Options(seed int64) model.Options {
-	opt := model.Options{Seed: seed}
+	opt := model.Options{Seed: seed, Workspace: tc.Env.ws}
 	if tc.Env.Config.Progress != nil {
 		opt.Progress = tc.pause.Wrap(func(p model.Progress) {
 			msg := tc.Task.ID
