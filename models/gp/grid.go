@@ -234,62 +234,11 @@ func pivotedGS(a []float64, w, n int, tol float64, maxRank int) (lowRank, bool) 
 func (g *GPC) varianceLowRank(xs, ys []float64, a, b []float64, theta float64, tick func()) ([]float64, bool) {
 	n, _ := g.x.Dims()
 	w, h := len(xs), len(ys)
-	// The symmetric form: for τ̃ ≥ 0, N = ZᵀZ with Z = U⁻ᵀS̃^½Tᵀ (B = UᵀU);
-	// otherwise N = T M Tᵀ with M = (I + S̃K)⁻¹S̃.
-	tau := g.SiteTau
-	signed := false
-	for _, t := range tau {
-		signed = signed || t < 0
+	vm, ok := g.varianceMetric()
+	if !ok {
+		return nil, false
 	}
-	var chol blas64.Triangular
-	var sW []float64
-	var mFull *mat.Dense
-	var mNorm float64
-	K := g.Kernel.gram(g.x)
-	if signed {
-		at := mat.NewDense(n, n, nil)
-		rhs := mat.NewDense(n, n, nil)
-		for i := 0; i < n; i++ {
-			for j := 0; j < n; j++ {
-				at.Set(i, j, tau[i]*K.At(i, j))
-			}
-			at.Set(i, i, at.At(i, i)+1)
-			rhs.Set(i, i, tau[i])
-		}
-		var lu mat.LU
-		lu.Factorize(at)
-		mFull = mat.NewDense(n, n, nil)
-		if err := lu.SolveTo(mFull, false, rhs); err != nil {
-			return nil, false
-		}
-		mNorm = mat.Norm(mFull, 2) // Frobenius
-	} else {
-		sW = g.SqrtTau
-		if tau != nil {
-			sW = make([]float64, n)
-			for i, t := range tau {
-				sW[i] = math.Sqrt(t)
-			}
-		}
-		bm := blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: n, Data: make([]float64, n*n)}
-		for i := 0; i < n; i++ {
-			for j := i; j < n; j++ {
-				bm.Data[i*n+j] = sW[i] * K.At(i, j) * sW[j]
-			}
-			bm.Data[i*n+i]++
-		}
-		var ok bool
-		if chol, ok = fastblas.Potrf(bm); !ok {
-			return nil, false
-		}
-		// ‖M‖₂ = ‖C‖₂² ≤ ‖C‖_F², C = U⁻ᵀS̃^½.
-		c := blas64.General{Rows: n, Cols: n, Stride: n, Data: make([]float64, n*n)}
-		for i := 0; i < n; i++ {
-			c.Data[i*n+i] = sW[i]
-		}
-		fastblas.TrsmLeft(chol, true, c)
-		mNorm = fastblas.Dot(c.Data, c.Data)
-	}
+	mNorm := vm.norm
 	// Tolerance on the residual norms that keeps the bound ≤ gridVarTol·θ:
 	// δk ≤ θ(ε + (1+ε)ε) ≤ 3θε, so the bound is ≤ 6θ^{3/2}‖M‖^½ε + 9θ²‖M‖ε².
 	sm := math.Sqrt(mNorm)
@@ -337,31 +286,122 @@ func (g *GPC) varianceLowRank(xs, ys []float64, a, b []float64, theta float64, t
 			}
 		}
 	}
-	nn := blas64.Symmetric{Uplo: blas.Upper, N: rr, Stride: rr, Data: make([]float64, rr*rr)}
+	nn := vm.project(tt, n, rr)
+	if tick != nil {
+		tick()
+	}
+	return compressedQuad(nn, la, lb, w, h, theta), true
+}
+
+// varMetric is M = (K + S̃⁻¹)⁻¹ of the predictive variance in the form
+// varianceLowRank uses: for τ̃ ≥ 0 the Cholesky factor U of B = I +
+// S̃^½KS̃^½ (M = S̃^½B⁻¹S̃^½) and S̃^½; otherwise M itself, (I + S̃K)⁻¹S̃.
+// norm bounds ‖M‖₂.
+type varMetric struct {
+	signed bool
+	chol   blas64.Triangular
+	sW     []float64
+	mFull  *mat.Dense
+	norm   float64
+}
+
+// varianceMetric factorises M for varianceLowRank (false: it cannot).
+func (g *GPC) varianceMetric() (*varMetric, bool) {
+	// The symmetric form: for τ̃ ≥ 0, N = ZᵀZ with Z = U⁻ᵀS̃^½Tᵀ (B = UᵀU);
+	// otherwise N = T M Tᵀ with M = (I + S̃K)⁻¹S̃.
+	tau := g.SiteTau
+	signed := false
+	for _, t := range tau {
+		signed = signed || t < 0
+	}
+	var chol blas64.Triangular
+	var sW []float64
+	var mFull *mat.Dense
+	var mNorm float64
+	K := g.Kernel.gram(g.x)
+	n, _ := g.x.Dims()
 	if signed {
+		at := mat.NewDense(n, n, nil)
+		rhs := mat.NewDense(n, n, nil)
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				at.Set(i, j, tau[i]*K.At(i, j))
+			}
+			at.Set(i, i, at.At(i, i)+1)
+			rhs.Set(i, i, tau[i])
+		}
+		var lu mat.LU
+		lu.Factorize(at)
+		mFull = mat.NewDense(n, n, nil)
+		if err := lu.SolveTo(mFull, false, rhs); err != nil {
+			return nil, false
+		}
+		mNorm = mat.Norm(mFull, 2) // Frobenius
+	} else {
+		sW = g.SqrtTau
+		if tau != nil {
+			sW = make([]float64, n)
+			for i, t := range tau {
+				sW[i] = math.Sqrt(t)
+			}
+		}
+		bm := blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: n, Data: make([]float64, n*n)}
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				bm.Data[i*n+j] = sW[i] * K.At(i, j) * sW[j]
+			}
+			bm.Data[i*n+i]++
+		}
+		var ok bool
+		if chol, ok = fastblas.Potrf(bm); !ok {
+			return nil, false
+		}
+		// ‖M‖₂ = ‖C‖₂² ≤ ‖C‖_F², C = U⁻ᵀS̃^½.
+		c := blas64.General{Rows: n, Cols: n, Stride: n, Data: make([]float64, n*n)}
+		for i := 0; i < n; i++ {
+			c.Data[i*n+i] = sW[i]
+		}
+		fastblas.TrsmLeft(chol, true, c)
+		mNorm = fastblas.Dot(c.Data, c.Data)
+	}
+	return &varMetric{signed: signed, chol: chol, sW: sW, mFull: mFull, norm: mNorm}, true
+}
+
+// project returns N = T M Tᵀ (rr × rr, upper triangle) from Tᵀ (n × rr;
+// overwritten when τ̃ ≥ 0).
+func (vm *varMetric) project(tt blas64.General, n, rr int) blas64.Symmetric {
+	nn := blas64.Symmetric{Uplo: blas.Upper, N: rr, Stride: rr, Data: make([]float64, rr*rr)}
+	if vm.signed {
 		// M Tᵀ, then N = T (M Tᵀ) (full; only the upper triangle is read).
 		mt := blas64.General{Rows: n, Cols: rr, Stride: rr, Data: make([]float64, n*rr)}
-		fastblas.GemmAcc(false, 1, mFull.RawMatrix(), tt, mt)
+		fastblas.GemmAcc(false, 1, vm.mFull.RawMatrix(), tt, mt)
 		full := blas64.General{Rows: rr, Cols: rr, Stride: rr, Data: nn.Data}
 		fastblas.GemmAcc(true, 1, tt, mt, full)
 	} else {
 		for s := 0; s < n; s++ {
 			row := tt.Data[s*rr : (s+1)*rr]
 			for k := range row {
-				row[k] *= sW[s]
+				row[k] *= vm.sW[s]
 			}
 		}
-		fastblas.TrsmLeft(chol, true, tt) // Z = U⁻ᵀ S̃^½ Tᵀ
+		fastblas.TrsmLeft(vm.chol, true, tt) // Z = U⁻ᵀ S̃^½ Tᵀ
 		fastblas.SyrkTUpper(1, tt, nn)
 	}
+	return nn
+}
+
+// compressedQuad evaluates the variances θ − θ²·xᵀN x on the w × h grid
+// from N (upper triangle) through the unordered index pairs of the two
+// low-rank factors.
+func compressedQuad(nn blas64.Symmetric, la, lb lowRank, w, h int, theta float64) []float64 {
+	ra, rb := la.r, lb.r
+	rr := ra * rb
+	pa, pb := ra*(ra+1)/2, rb*(rb+1)/2
 	at := func(x, y int) float64 { // N, symmetric, from its upper triangle
 		if x > y {
 			x, y = y, x
 		}
 		return nn.Data[x*rr+y]
-	}
-	if tick != nil {
-		tick()
 	}
 	// Unordered pairs and the compressed N_c (stored transposed: P_b × P_a).
 	type pair struct{ p, q int }
@@ -417,7 +457,7 @@ func (g *GPC) varianceLowRank(xs, ys []float64, a, b []float64, theta float64, t
 	for k, x := range quad {
 		quad[k] = math.Max(0, theta-t2*x)
 	}
-	return quad, true
+	return quad
 }
 
 // ProbabilityOf returns Φ(m*/√(1 + v*)) for latent means and variances
