@@ -47,8 +47,9 @@ import (
 // the true objective never increases; we stop when it changes by < 1e-7
 // relatively between two steps solved to qp's default tolerance 1e-8 (at most
 // "ccp_iter" steps; not converging is reported). Early steps, whose objective
-// changes are large, are solved only to 1e-2 × that change (≥ 1e-8, ≤ 1e-5):
-// fewer interior-point iterations, same stopping test.
+// changes are large, are solved only to 1e-2 × that change (≥ 1e-8, ≤ 1e-5,
+// never loosening again once tightened): fewer interior-point iterations,
+// same stopping test.
 
 // mcpkTol is the interior-point tolerance of the converged steps (qp's default).
 const mcpkTol = 1e-8
@@ -209,8 +210,12 @@ func fitMCPK(ctx context.Context, train *data.Dataset, y []float64, v model.Valu
 		// well below the objective change it is measuring, so the tolerance
 		// follows 1e-2 × the last relative change, between 1e-5 and the
 		// solver's default 1e-8; the stopping test above only counts steps
-		// solved at 1e-8 (the last two steps are then exact).
-		qpTol = math.Max(mcpkTol, math.Min(1e-5, 1e-2*change))
+		// solved at 1e-8 (the last two steps are then exact). It never
+		// loosens again: a loose step after an exact one can land above it
+		// (the surrogate is ill-conditioned at small D, its t block has
+		// curvature 2/D), and the steps then cycled (loose, loose, exact)
+		// without ever stopping (TestMCPKConvexConcaveSettles).
+		qpTol = math.Min(qpTol, math.Max(mcpkTol, math.Min(1e-5, 1e-2*change)))
 		prev = obj
 	}
 	if !converged {
