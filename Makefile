@@ -14,7 +14,7 @@ FUZZTIME ?= 10m
 BROTLI_Q ?= 11
 
 .PHONY: all run server wasm static test deps lint unit fuzz-short browser bench bench-svm bench-svmplus bench-svmplus-rbf bench-svmplus-paper bench-svmplus-real \
-        bench-gp bench-joint bench-twin bench-multiview bench-qp bench-gp-wasm bench-grid bench-grid-wasm bench-gp-web bench-web fixtures-qp fuzz load datasets clean
+        bench-gp bench-joint bench-twin bench-multiview bench-qp bench-gp-wasm bench-grid bench-grid-wasm bench-gp-web bench-web fixtures-qp fixtures-refs fuzz load datasets clean
 
 all: wasm server
 
@@ -116,6 +116,13 @@ bench-qp:
 ## fixtures: recompute the committed reference outputs (needs Debian python3-sklearn, python3-cvxopt, libsvm-tools)
 fixtures-qp:
 	/usr/bin/python3 models/solver/qp/testdata/make_fixtures.py
+## fixtures-refs: the independent references of GPC+ (EP, and MCMC: about 20 minutes of CPU),
+## MvTSVM, MCPK and MPWTSVM (needs Debian python3-scipy, python3-cvxopt)
+fixtures-refs:
+	/usr/bin/python3 models/gp/testdata/ref_gpcplus_ep.py
+	/usr/bin/python3 models/gp/testdata/ref_gpcplus_mcmc.py
+	/usr/bin/python3 models/multiview/testdata/ref_mvtsvm_mcpk.py
+	/usr/bin/python3 models/twin/testdata/ref_mpwtsvm.py
 ## bench-web: the browser performance budget, and our wasm SMO against npm libsvm-js in the same Chromium
 bench-web: wasm
 	LUPI_BROWSER_TESTS=1 LUPI_BENCH_WEB=1 $(GO) test -count=1 -run TestBenchWeb -v ./browsertest
