@@ -7,7 +7,10 @@
 //
 // Safety: only GET and HEAD; no directory listings; paths with "..", back
 // slashes or NUL bytes are rejected before any file system access, and files
-// are read through an fs.FS rooted at web/ that cannot escape it; read, write
+// are read through an os.Root opened on web/ (sealed: a symbolic link that
+// leaves it is refused, so a link web/x.csv → /etc/passwd or a directory
+// link to / serves nothing), and only regular files are served; -static
+// copies only regular files from inside web/; read, write
 // and idle timeouts and a header size limit; security headers including a CSP
 // that allows WebAssembly but no inline script; app.wasm gzip-compressed for
 // browsers that accept it.
@@ -25,12 +28,14 @@ import (
 	"io"
 	"io/fs"
 	"log"
+	"math"
 	"mime"
 	"net"
 	"net/http"
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -87,7 +92,7 @@ func envOr(key, def string) string {
 
 // site is the whole HTTP surface.
 type site struct {
-	web     fs.FS // rooted at the web directory
+	web     fs.FS // the web directory, sealed (see openWeb)
 	goapp   *app.Handler
 	version string
 	wasmGz  []byte // app.wasm, gzip-compressed once at start
@@ -100,8 +105,22 @@ type site struct {
 	pages map[string]bool
 }
 
+// openWeb opens the web directory as a sealed file system: every name is
+// resolved inside it by an os.Root, which refuses symbolic links (and ".."
+// steps) that would leave it.
+func openWeb(webDir string) (fs.FS, error) {
+	root, err := os.OpenRoot(webDir)
+	if err != nil {
+		return nil, fmt.Errorf("web directory: %w", err)
+	}
+	return root.FS(), nil
+}
+
 func newSite(webDir, base string) (*site, error) {
-	web := os.DirFS(webDir)
+	web, err := openWeb(webDir)
+	if err != nil {
+		return nil, err
+	}
 	wasm, err := fs.ReadFile(web, "app.wasm")
 	if err != nil {
 		return nil, fmt.Errorf("%s/app.wasm is missing: build it first with `make wasm` (%v)", webDir, err)
@@ -329,17 +348,38 @@ func (s *site) serveWasm(w http.ResponseWriter, r *http.Request) {
 	s.serveFile(w, r, "app.wasm")
 }
 
-// accepts reports whether an Accept-Encoding header accepts the coding
-// (listed without q=0).
+// accepts reports whether an Accept-Encoding header (RFC 9110 §12.5.3)
+// accepts the coding: listed by name, or covered by "*", with a quality
+// above 0. A q parameter (any case, anywhere among the parameters) of 0 —
+// "gzip;q=0", "gzip; Q=0.000" — refuses it, as does an unparsable one; the
+// named coding takes precedence over "*".
 func accepts(h, coding string) bool {
+	named, star := -1.0, -1.0
 	for _, part := range strings.Split(h, ",") {
-		enc, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.EqualFold(strings.TrimSpace(enc), coding) {
-			q := strings.ReplaceAll(params, " ", "")
-			return !(q == "q=0" || q == "q=0.0" || q == "q=0.00" || q == "q=0.000")
+		fields := strings.Split(part, ";")
+		enc := strings.TrimSpace(fields[0])
+		q := 1.0
+		for _, p := range fields[1:] {
+			k, v, _ := strings.Cut(p, "=")
+			if strings.EqualFold(strings.TrimSpace(k), "q") {
+				f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+				if err != nil || f < 0 || f > 1 || f != f {
+					f = 0
+				}
+				q = f
+			}
+		}
+		switch {
+		case strings.EqualFold(enc, coding):
+			named = math.Max(named, q)
+		case enc == "*":
+			star = math.Max(star, q)
 		}
 	}
-	return false
+	if named >= 0 {
+		return named > 0
+	}
+	return star > 0
 }
 
 type gzEntry struct {
@@ -395,7 +435,11 @@ func exportStatic(dir, webDir, base string) error {
 		return err
 	}
 	// Copy web/ (go-app only creates the empty folder), and replace go-app's
-	// bundled wasm_exec.js with the one matching this Go toolchain.
+	// bundled wasm_exec.js with the one matching this Go toolchain. Only
+	// regular files inside web/ are copied: a symbolic link is followed
+	// only when its target stays inside (the sealed s.web resolves it), and
+	// links that leave web/ or name anything but a regular file are skipped
+	// with a warning.
 	err = fs.WalkDir(s.web, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -404,9 +448,10 @@ func exportStatic(dir, webDir, base string) error {
 		if d.IsDir() {
 			return os.MkdirAll(dst, 0o755)
 		}
-		b, err := fs.ReadFile(s.web, p)
+		b, err := readRegular(s.web, p)
 		if err != nil {
-			return err
+			log.Printf("static export: skipping web/%s: %v", p, err)
+			return nil
 		}
 		return os.WriteFile(dst, b, 0o644)
 	})
@@ -421,6 +466,24 @@ func exportStatic(dir, webDir, base string) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, ".nojekyll"), nil, 0o644)
+}
+
+// readRegular reads a regular file of the sealed web file system (through
+// a symbolic link only when it stays inside).
+func readRegular(web fs.FS, name string) ([]byte, error) {
+	f, err := web.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file (%s)", st.Mode().Type())
+	}
+	return io.ReadAll(f)
 }
 
 // serviceWorker replaces go-app's default worker. Like it, it pre-caches the

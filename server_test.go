@@ -277,3 +277,132 @@ func TestBrotliAndTextCompression(t *testing.T) {
 		t.Error("plain csv wrong")
 	}
 }
+
+// TestWebRootIsSealed: symbolic links that leave the web directory serve
+// nothing (a file link to a secret outside, a directory link to the file
+// system's root), one that stays inside serves its target, and the static
+// export copies neither outside target.
+func TestWebRootIsSealed(t *testing.T) {
+	dir := testWeb(t)
+	outside := t.TempDir()
+	secret := filepath.Join(outside, "secret.csv")
+	if err := os.WriteFile(secret, []byte("y,x_1\ntop,secret\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	links := map[string]string{
+		"datasets/leak.csv":  secret,                            // a file outside
+		"datasets/root":      "/",                               // the whole file system
+		"datasets/up":        "../../" + filepath.Base(outside), // relative, leaving the root
+		"datasets/alias.csv": "toy.csv",                         // inside: allowed
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(dir, filepath.FromSlash(name))); err != nil {
+			t.Skipf("symbolic links unavailable: %v", err)
+		}
+	}
+	s, err := newSite(dir, "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	for _, p := range []string{"/web/datasets/leak.csv", "/web/datasets/root/etc/passwd", "/web/datasets/root/etc/hostname",
+		"/web/datasets/up/secret.csv", "/web/datasets/root"} {
+		resp, err := http.Get(srv.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound || bytes.Contains(body, []byte("secret")) || bytes.Contains(body, []byte("root:")) {
+			t.Errorf("GET %s: %d %q, want 404", p, resp.StatusCode, body)
+		}
+	}
+	resp, err := http.Get(srv.URL + "/web/datasets/alias.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || string(body) != "y,x_1\na,1\nb,2\n" {
+		t.Errorf("a link inside the root: %d %q", resp.StatusCode, body)
+	}
+
+	out := t.TempDir()
+	if err := exportStatic(out, dir, "/"); err != nil {
+		t.Fatal(err)
+	}
+	err = filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type()&os.ModeSymlink != 0 {
+			t.Errorf("the export holds a link: %s", p)
+		}
+		if d.Type().IsRegular() {
+			b, _ := os.ReadFile(p)
+			if bytes.Contains(b, []byte("top,secret")) {
+				t.Errorf("the export copied a file from outside the web root: %s", p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "web", "datasets", "alias.csv")); err != nil || string(b) != "y,x_1\na,1\nb,2\n" {
+		t.Errorf("the link inside the root was not exported as its file: %q %v", b, err)
+	}
+	for _, name := range []string{"leak.csv", "root", "up"} {
+		if _, err := os.Lstat(filepath.Join(out, "web", "datasets", name)); err == nil {
+			t.Errorf("exported %s", name)
+		}
+	}
+}
+
+// TestAcceptEncodingQualities: a coding refused with q=0 (any spelling of
+// the parameter, or through "*;q=0") is never sent, for text files and for
+// app.wasm alike.
+func TestAcceptEncodingQualities(t *testing.T) {
+	for _, c := range []struct {
+		header string
+		gzip   bool
+	}{
+		{"gzip", true},
+		{"gzip;q=0", false},
+		{"gzip; q=0", false},
+		{"gzip;Q=0", false},
+		{"gzip;q=0.000", false},
+		{"gzip;level=9;q=0", false},
+		{"gzip;q=0, *", false},
+		{"*;q=0", false},
+		{"*", true},
+		{"deflate, *;q=0.5", true},
+		{"gzip;q=0.001", true},
+		{"gzip;q=nonsense", false},
+		{"identity", false},
+		{"", false},
+	} {
+		if got := accepts(c.header, "gzip"); got != c.gzip {
+			t.Errorf("accepts(%q, gzip) = %v, want %v", c.header, got, c.gzip)
+		}
+	}
+	srv, dir := testServer(t)
+	big := strings.Repeat("y,x_1\na,1\n", 500)
+	os.WriteFile(filepath.Join(dir, "datasets", "big.csv"), []byte(big), 0o644)
+	cl := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	for _, p := range []string{"/web/datasets/big.csv", "/web/app.wasm", "/app.wasm"} {
+		for _, h := range []string{"gzip;q=0", "gzip; Q=0.0", "*;q=0", "br;q=0, gzip;q=0"} {
+			req, _ := http.NewRequest("GET", srv.URL+p, nil)
+			req.Header.Set("Accept-Encoding", h)
+			resp, err := cl.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if enc := resp.Header.Get("Content-Encoding"); enc != "" || resp.StatusCode != http.StatusOK {
+				t.Errorf("GET %s with Accept-Encoding %q: %d, Content-Encoding %q", p, h, resp.StatusCode, enc)
+			}
+		}
+	}
+}
