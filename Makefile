@@ -64,7 +64,7 @@ unit:
 fuzz-short:
 	# a count rather than a duration: a duration can end mid-execution and
 	# report "context deadline exceeded" (a go test -fuzz flake)
-	FUZZTIME=150000x bash scripts/fuzz.sh
+	FUZZTIME=150000x FUZZTIME_MODEL=30000x bash scripts/fuzz.sh
 
 browser: wasm
 	LUPI_BROWSER_TESTS=1 $(GO) test -count=1 -v -timeout 45m ./browsertest
@@ -73,7 +73,7 @@ browser: wasm
 test: deps lint wasm unit fuzz-short browser
 	@echo "make test: all checks passed"
 
-## fuzz: long fuzzing of every reader (FUZZTIME each)
+## fuzz: long fuzzing of every reader and the model loader (FUZZTIME each)
 fuzz:
 	FUZZTIME=$(FUZZTIME) bash scripts/fuzz.sh
 

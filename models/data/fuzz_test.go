@@ -9,8 +9,9 @@ import (
 	"testing"
 )
 
-// fuzzLimits keeps fuzzed inputs from allocating much.
-var fuzzLimits = ReadOptions{MaxRows: 2000, MaxCols: 500, MaxCells: 200000}
+// fuzzLimits are the readers' real limits (the defaults): fuzzing under
+// smaller ones would never reach the code paths near them.
+var fuzzLimits = ReadOptions{}
 
 func addSeeds(f *testing.F, exts ...string) {
 	files, _ := filepath.Glob("testdata/*")
@@ -93,4 +94,21 @@ func FuzzReadARFF(f *testing.F) {
 		ds, err := ReadARFF(bytes.NewReader(b), fuzzLimits)
 		checkRead(t, ds, err)
 	})
+}
+
+// TestFuzzSettings pins what issue 29 found wrong with the fuzzing: the
+// fuzz targets read under the readers' real limits, and scripts/fuzz.sh
+// bounds each minimisation by a count (Go's 60 s default stalls the run).
+func TestFuzzSettings(t *testing.T) {
+	if fuzzLimits.maxRows() != DefaultMaxRows || fuzzLimits.maxCols() != DefaultMaxCols ||
+		fuzzLimits.maxCells() != DefaultMaxCells || fuzzLimits.maxBytes() != DefaultMaxBytes {
+		t.Errorf("the fuzz targets cap inputs below the readers' limits: %+v", fuzzLimits)
+	}
+	b, err := os.ReadFile("../../scripts/fuzz.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `-fuzzminimizetime "$FUZZMINIMIZE"`) || !strings.Contains(string(b), `FUZZMINIMIZE="${FUZZMINIMIZE:-1000x}"`) {
+		t.Error("scripts/fuzz.sh does not bound minimisation by a count")
+	}
 }

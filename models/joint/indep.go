@@ -150,15 +150,25 @@ func (m *Indep) MarshalJSON() ([]byte, error) {
 
 func loadIndep(raw json.RawMessage) (model.Fitted, error) {
 	var s savedIndep
-	if err := json.Unmarshal(raw, &s); err != nil {
+	if err := model.DecodeStrict(raw, &s); err != nil {
 		return nil, fmt.Errorf("indepsvm: %w", err)
+	}
+	if s.TagNames != nil && len(s.TagNames) != len(s.Models) {
+		return nil, fmt.Errorf("indepsvm: saved model names %d tags for %d per-tag SVMs", len(s.TagNames), len(s.Models))
 	}
 	if len(s.Models) == 0 {
 		return nil, errors.New("indepsvm: saved model has no per-tag SVMs")
 	}
-	for _, sm := range s.Models {
+	d := -1
+	for t, sm := range s.Models {
 		if sm == nil {
 			return nil, errors.New("indepsvm: saved model has an empty per-tag SVM")
+		}
+		if x, _ := sm.InputDims(); x > 0 {
+			if d > 0 && x != d {
+				return nil, fmt.Errorf("indepsvm: the SVM of tag %d was trained on %d features, another on %d", t+1, x, d)
+			}
+			d = x
 		}
 	}
 	if s.Report == nil {
@@ -188,4 +198,14 @@ func init() {
 		return m, nil
 	}
 	model.Register("indepsvm", fit, loadIndep)
+}
+
+// InputDims implements model.Shaped.
+func (m *Indep) InputDims() (x, z int) {
+	for _, sm := range m.Models {
+		if x, _ := sm.InputDims(); x > 0 {
+			return x, 0
+		}
+	}
+	return 0, 0
 }

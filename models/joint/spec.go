@@ -75,8 +75,17 @@ func (m *Model) MarshalJSON() ([]byte, error) {
 
 func loadJoint(raw json.RawMessage) (model.Fitted, error) {
 	var s saved
-	if err := json.Unmarshal(raw, &s); err != nil {
+	if err := model.DecodeStrict(raw, &s); err != nil {
 		return nil, fmt.Errorf("jointsvm: %w", err)
+	}
+	if s.Output == nil {
+		return nil, errors.New("jointsvm: saved model without its output kernel")
+	}
+	if s.Tags != nil && len(s.Tags) != s.Output.T {
+		return nil, fmt.Errorf("jointsvm: saved model names %d tags for %d", len(s.Tags), s.Output.T)
+	}
+	if err := model.CheckFiniteSlice("jointsvm: a saved multiplier", s.Alpha); err != nil {
+		return nil, err
 	}
 	if err := s.Kernel.Validate(); err != nil {
 		return nil, fmt.Errorf("jointsvm: %w", err)
@@ -107,6 +116,9 @@ func loadJoint(raw json.RawMessage) (model.Fitted, error) {
 			return nil, errors.New("jointsvm: malformed saved support vector")
 		}
 	}
+	if s.Predict != PredictExhaustive && s.Predict != PredictTrainSets {
+		return nil, fmt.Errorf("jointsvm: saved prediction %q is not %s or %s", s.Predict, PredictTrainSets, PredictExhaustive)
+	}
 	if s.Predict == PredictExhaustive && s.Output.T > MaxExhaustiveTags {
 		return nil, errors.New("jointsvm: exhaustive prediction with too many tags")
 	}
@@ -117,4 +129,13 @@ func loadJoint(raw json.RawMessage) (model.Fitted, error) {
 		svX: X, alpha: s.Alpha, svSet: s.SVSet, report: s.Report}
 	m.buildGamma(nil)
 	return m, nil
+}
+
+// InputDims implements model.Shaped.
+func (m *Model) InputDims() (x, z int) {
+	if m.svX == nil {
+		return 0, 0
+	}
+	_, d := m.svX.Dims()
+	return d, 0
 }

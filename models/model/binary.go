@@ -172,24 +172,28 @@ func WrapBinary(id string, fit BinaryFitFunc, load BinaryLoadFunc) (FitFunc, Loa
 			Models   []json.RawMessage `json:"models"`
 			Report   *Report           `json:"report"`
 		}
-		if err := json.Unmarshal(raw, &w); err != nil {
+		if err := DecodeStrict(raw, &w); err != nil {
 			return nil, fmt.Errorf("model %s: %w", id, err)
 		}
-		if len(w.Models) == 0 || len(w.Pos) != len(w.Models) || len(w.NegIdx) != len(w.Models) || len(w.Classes) < 2 {
-			return nil, fmt.Errorf("model %s: malformed saved classifier", id)
+		if err := checkClassifier(w.Classes, w.Strategy, w.Pos, w.NegIdx, len(w.Models)); err != nil {
+			return nil, fmt.Errorf("model %s: %w", id, err)
 		}
 		c := &Classifier{ID: id, Classes: w.Classes, Strategy: w.Strategy, Pos: w.Pos, Neg: w.NegIdx, report: w.Report}
-		for _, p := range append(append([]int{}, w.Pos...), w.NegIdx...) {
-			if p < -1 || p >= len(w.Classes) {
-				return nil, fmt.Errorf("model %s: class index %d out of range", id, p)
-			}
-		}
-		for _, r := range w.Models {
+		for i, r := range w.Models {
 			m, err := load(r)
 			if err != nil {
+				if len(w.Models) > 1 {
+					return nil, fmt.Errorf("model %s, binary model %d of %d: %w", id, i+1, len(w.Models), err)
+				}
 				return nil, err
 			}
+			if m == nil {
+				return nil, fmt.Errorf("model %s: binary model %d is empty", id, i+1)
+			}
 			c.Models = append(c.Models, m)
+		}
+		if _, _, err := c.dims(); err != nil {
+			return nil, err
 		}
 		if c.report == nil {
 			c.report = &Report{Model: id}
@@ -197,6 +201,84 @@ func WrapBinary(id string, fit BinaryFitFunc, load BinaryLoadFunc) (FitFunc, Loa
 		return c, nil
 	}
 	return fitFn, loadFn
+}
+
+// checkClassifier checks a saved classifier's layout: at least two
+// distinct classes; "binary": one model of class 1 against class 0;
+// "ovr": one model per class, class c against the rest (−1); "ovo": at
+// most one model per pair a < b, b against a.
+func checkClassifier(classes []string, strategy string, pos, neg []int, models int) error {
+	if len(classes) < 2 {
+		return fmt.Errorf("malformed saved classifier: %d classes", len(classes))
+	}
+	seen := map[string]bool{}
+	for _, c := range classes {
+		if seen[c] {
+			return fmt.Errorf("malformed saved classifier: class %q twice", c)
+		}
+		seen[c] = true
+	}
+	if models == 0 || len(pos) != models || len(neg) != models {
+		return fmt.Errorf("malformed saved classifier: %d models with %d positive and %d negative classes", models, len(pos), len(neg))
+	}
+	k := len(classes)
+	switch strategy {
+	case "binary":
+		if k != 2 || models != 1 || pos[0] != 1 || neg[0] != 0 {
+			return errors.New("malformed saved classifier: a binary classifier is one model of class 1 against class 0")
+		}
+	case "ovr":
+		if models != k {
+			return fmt.Errorf("malformed saved classifier: one-vs-rest with %d models for %d classes", models, k)
+		}
+		for i := range pos {
+			if pos[i] != i || neg[i] != -1 {
+				return fmt.Errorf("malformed saved classifier: one-vs-rest model %d is %d against %d", i+1, pos[i], neg[i])
+			}
+		}
+	case "ovo":
+		if models > k*(k-1)/2 {
+			return fmt.Errorf("malformed saved classifier: one-vs-one with %d models for %d classes", models, k)
+		}
+		pairs := map[[2]int]bool{}
+		for i := range pos {
+			if neg[i] < 0 || pos[i] <= neg[i] || pos[i] >= k || pairs[[2]int{neg[i], pos[i]}] {
+				return fmt.Errorf("malformed saved classifier: one-vs-one model %d is %d against %d", i+1, pos[i], neg[i])
+			}
+			pairs[[2]int{neg[i], pos[i]}] = true
+		}
+	default:
+		return fmt.Errorf("malformed saved classifier: unknown multi-class strategy %q", strategy)
+	}
+	return nil
+}
+
+// dims returns the input dimensions the binary models agree on (0, 0 when
+// none of them says), or an error when two disagree.
+func (c *Classifier) dims() (x, z int, err error) {
+	found := false
+	for i, m := range c.Models {
+		sh, ok := m.(Shaped)
+		if !ok {
+			continue
+		}
+		mx, mz := sh.InputDims()
+		if !found {
+			x, z, found = mx, mz, true
+			continue
+		}
+		if mx != x || mz != z {
+			return 0, 0, fmt.Errorf("model %s: binary model %d was trained on %d + %d features, model 1 on %d + %d", c.ID, i+1, mx, mz, x, z)
+		}
+	}
+	return x, z, nil
+}
+
+// InputDims implements Shaped: the features every binary model predicts
+// from (X's and, for two-view models, Z's).
+func (c *Classifier) InputDims() (x, z int) {
+	x, z, _ = c.dims()
+	return x, z
 }
 
 type binaryTask struct {

@@ -57,13 +57,28 @@ type Scaled struct {
 	Scaler *data.Scaler
 }
 
-// Predict implements Fitted: it scales ds's X (and Z), then predicts.
+// Predict implements Fitted: it scales ds's X (and Z), then predicts. Data
+// without Z (a model that used Z only while training) has only X scaled.
 func (s *Scaled) Predict(ds *data.Dataset) (*Prediction, error) {
-	scaled, err := s.Scaler.Transform(ds)
+	sc := s.Scaler
+	if ds != nil && ds.Z == nil && len(sc.ZShift) > 0 {
+		c := *sc
+		c.ZShift, c.ZScale = nil, nil
+		sc = &c
+	}
+	scaled, err := sc.Transform(ds)
 	if err != nil {
 		return nil, fmt.Errorf("model: the data does not fit the saved scaling: %w", err)
 	}
 	return s.Inner.Predict(scaled)
+}
+
+// InputDims implements Shaped.
+func (s *Scaled) InputDims() (x, z int) {
+	if sh, ok := s.Inner.(Shaped); ok {
+		return sh.InputDims()
+	}
+	return len(s.Scaler.XShift), 0
 }
 
 // Report implements Fitted.
@@ -72,10 +87,23 @@ func (s *Scaled) Report() *Report { return s.Inner.Report() }
 // MarshalJSON saves the inner model (SaveScaled stores the scaler).
 func (s *Scaled) MarshalJSON() ([]byte, error) { return json.Marshal(s.Inner) }
 
-// Load rebuilds a fitted model saved by Save, returning its spec too.
+// Load rebuilds a fitted model saved by Save, returning its spec too. The
+// file is validated before anything is built from it (see validate.go):
+// its size, envelope, the model's own fields, kernels and shapes, and the
+// saved scaling; each violation is an error naming what is wrong. A bug
+// that still panics while loading becomes an InternalError.
 func Load(b []byte) (*Spec, Fitted, error) {
+	if len(b) > MaxFileBytes {
+		return nil, nil, fmt.Errorf("the model file is larger than the limit of %d MiB", MaxFileBytes>>20)
+	}
+	if c, ok := firstByte(b); c != '{' {
+		if !ok {
+			return nil, nil, errors.New("not a LUPI Lab model file (it is empty)")
+		}
+		return nil, nil, fmt.Errorf("not a LUPI Lab model file (it starts with %q, not a JSON object)", c)
+	}
 	var s Saved
-	if err := json.Unmarshal(b, &s); err != nil {
+	if err := DecodeStrict(b, &s); err != nil {
 		return nil, nil, fmt.Errorf("not a LUPI Lab model file: %w", err)
 	}
 	if s.Format != FormatName {
@@ -88,11 +116,17 @@ func Load(b []byte) (*Spec, Fitted, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	f, err := spec.Load(s.Fitted)
+	if len(s.Fitted) == 0 || string(s.Fitted) == "null" {
+		return nil, nil, fmt.Errorf("model %s: the file holds no fitted model", s.Model)
+	}
+	f, err := GuardValue("loading a saved "+s.Model+" model", func() (Fitted, error) { return spec.Load(s.Fitted) })
 	if err != nil {
 		return nil, nil, err
 	}
 	if s.Scaler != nil {
+		if err := checkScaler(s.Scaler, f); err != nil {
+			return nil, nil, fmt.Errorf("model %s: %w", s.Model, err)
+		}
 		return spec, &Scaled{Inner: f, Scaler: s.Scaler}, nil
 	}
 	return spec, f, nil
@@ -125,7 +159,9 @@ func (m *Matrix) Dense() (*mat.Dense, error) {
 	if m == nil {
 		return nil, nil
 	}
-	if m.Rows <= 0 || m.Cols <= 0 || len(m.Data) != m.Rows*m.Cols {
+	// Rows, Cols ≤ len(Data) keeps Rows·Cols from overflowing (a file
+	// with rows = cols = 2³² and no data is refused, not built).
+	if m.Rows <= 0 || m.Cols <= 0 || m.Rows > len(m.Data) || m.Cols > len(m.Data) || len(m.Data) != m.Rows*m.Cols {
 		return nil, fmt.Errorf("saved matrix: %d×%d with %d values", m.Rows, m.Cols, len(m.Data))
 	}
 	return mat.NewDense(m.Rows, m.Cols, append([]float64(nil), m.Data...)), nil

@@ -1,7 +1,6 @@
 package multiview
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -283,25 +282,6 @@ func (m *svmLike) Decision(ds *data.Dataset) ([]float64, error) {
 
 // Report implements model.BinaryModel.
 func (m *svmLike) Report() *model.Report { return m.Rep }
-
-func loadSVMLike(id string) model.BinaryLoadFunc {
-	return func(raw json.RawMessage) (model.BinaryModel, error) {
-		var m svmLike
-		if err := json.Unmarshal(raw, &m); err != nil {
-			return nil, fmt.Errorf("model %s: %w", id, err)
-		}
-		if m.A == nil || m.B == nil || m.DimA <= 0 || m.DimB <= 0 {
-			return nil, fmt.Errorf("model %s: malformed saved model", id)
-		}
-		if _, err := ruleOf(model.Values{"rule": m.Rule}); err != nil {
-			return nil, fmt.Errorf("model %s: %w", id, err)
-		}
-		if m.Rep == nil {
-			m.Rep = &model.Report{Model: id}
-		}
-		return &m, nil
-	}
-}
 
 // augmented returns K + 1: the kernel of the augmented samples (x; 1) that
 // PSVM-2V and MCPK use instead of an explicit bias (paper 001 section 2.2:

@@ -2,7 +2,6 @@ package multiview
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -138,23 +137,6 @@ func (m *mvtsvmModel) Decision(ds *data.Dataset) ([]float64, error) {
 
 // Report implements model.BinaryModel.
 func (m *mvtsvmModel) Report() *model.Report { return m.Rep }
-
-func loadMvTSVM(raw json.RawMessage) (model.BinaryModel, error) {
-	var m mvtsvmModel
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, fmt.Errorf("model mvtsvm: %w", err)
-	}
-	if m.A == nil || m.B == nil || m.DimA <= 0 || m.DimB <= 0 {
-		return nil, errors.New("model mvtsvm: malformed saved model")
-	}
-	if _, err := ruleOf(model.Values{"rule": m.Rule}); err != nil {
-		return nil, fmt.Errorf("model mvtsvm: %w", err)
-	}
-	if m.Rep == nil {
-		m.Rep = &model.Report{Model: "mvtsvm"}
-	}
-	return &m, nil
-}
 
 // augRows returns [K(X[rows], C), 1].
 func augRows(K *mat.SymDense, rows []int) *mat.Dense {

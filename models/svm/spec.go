@@ -111,10 +111,13 @@ func svMatrix(m *Model) *model.Matrix {
 	return model.MatrixOf(m.SV)
 }
 
-// UnmarshalJSON loads a model saved by MarshalJSON.
+// UnmarshalJSON loads a model saved by MarshalJSON, refusing fields it
+// does not have, unknown kernels and shapes that disagree: support vectors,
+// coefficients and indices one each, finite numbers, a precomputed kernel's
+// indices non-negative.
 func (m *Model) UnmarshalJSON(b []byte) error {
 	var s savedModel
-	if err := json.Unmarshal(b, &s); err != nil {
+	if err := model.DecodeStrict(b, &s); err != nil {
 		return fmt.Errorf("svm: %w", err)
 	}
 	if err := s.Kernel.Validate(); err != nil {
@@ -123,8 +126,22 @@ func (m *Model) UnmarshalJSON(b []byte) error {
 	if len(s.Coef) != len(s.Index) {
 		return fmt.Errorf("svm: saved model has %d coefficients for %d support vectors", len(s.Coef), len(s.Index))
 	}
+	if err := model.CheckFiniteSlice("svm: a saved coefficient", s.Coef); err != nil {
+		return err
+	}
+	if err := model.CheckFinite("svm: the saved rho", s.Rho); err != nil {
+		return err
+	}
+	if s.Platt != nil {
+		if err := model.CheckFinite("svm: a saved Platt coefficient", s.Platt.A, s.Platt.B); err != nil {
+			return err
+		}
+	}
 	*m = Model{Kernel: s.Kernel, Coef: s.Coef, Rho: s.Rho, Index: s.Index, Platt: s.Platt, report: s.Report}
 	if s.SV != nil {
+		if s.Kernel.Kind == kernel.Precomputed {
+			return fmt.Errorf("svm: saved model with a precomputed kernel holds support vectors")
+		}
 		sv, err := s.SV.Dense()
 		if err != nil {
 			return fmt.Errorf("svm: %w", err)
@@ -146,6 +163,16 @@ func (m *Model) UnmarshalJSON(b []byte) error {
 	}
 	m.prepare()
 	return nil
+}
+
+// InputDims implements model.Shaped: the support vectors' features (0 when
+// unknown: a precomputed kernel, or no support vector).
+func (m *Model) InputDims() (x, z int) {
+	if m.SV == nil {
+		return 0, 0
+	}
+	_, d := m.SV.Dims()
+	return d, 0
 }
 
 func loadBinary(raw json.RawMessage) (model.BinaryModel, error) {

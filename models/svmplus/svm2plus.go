@@ -107,17 +107,20 @@ func (m *binModel) DecisionX(X *mat.Dense) ([]float64, error) {
 
 func loadBinary(raw json.RawMessage) (model.BinaryModel, error) {
 	var m binModel
-	if err := json.Unmarshal(raw, &m); err != nil {
+	if err := model.DecodeStrict(raw, &m); err != nil {
 		return nil, fmt.Errorf("svmplus: %w", err)
 	}
-	sv, err := m.SV.Dense()
-	if err != nil || sv == nil {
-		return nil, fmt.Errorf("svmplus: bad support vectors: %v", err)
+	if err := m.SV.CheckShape("svmplus: the saved support vectors", len(m.Coef), -1); err != nil {
+		return nil, err
 	}
-	if r, _ := sv.Dims(); r != len(m.Coef) {
-		return nil, fmt.Errorf("svmplus: %d support vectors, %d coefficients", r, len(m.Coef))
-	}
+	sv, _ := m.SV.Dense()
 	if err := m.Kernel.Validate(); err != nil {
+		return nil, fmt.Errorf("svmplus: saved model: %w", err)
+	}
+	if err := model.CheckFiniteSlice("svmplus: a saved coefficient", m.Coef); err != nil {
+		return nil, err
+	}
+	if err := model.CheckFinite("svmplus: the saved offset b", m.B); err != nil {
 		return nil, err
 	}
 	m.sv = sv
@@ -125,6 +128,15 @@ func loadBinary(raw json.RawMessage) (model.BinaryModel, error) {
 		m.Rep = &model.Report{}
 	}
 	return &m, nil
+}
+
+// InputDims implements model.Shaped.
+func (m *binModel) InputDims() (x, z int) {
+	if m.sv == nil {
+		return 0, 0
+	}
+	_, d := m.sv.Dims()
+	return d, 0
 }
 
 // newBinModel keeps the rows with αᵢ > 0.

@@ -68,7 +68,6 @@ package twin
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"time"
@@ -133,26 +132,6 @@ type mpModel struct {
 	BNeg  plane         `json:"b_neg"`
 	Rule  string        `json:"rule"`
 	Rep   *model.Report `json:"report"`
-}
-
-func loadMP(raw json.RawMessage) (model.BinaryModel, error) {
-	var m mpModel
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, fmt.Errorf("mpwtsvm: %w", err)
-	}
-	if m.FeatA == nil || m.FeatB == nil || len(m.APos.W) == 0 || len(m.BPos.W) == 0 {
-		return nil, fmt.Errorf("mpwtsvm: malformed saved model")
-	}
-	if err := m.FeatA.restore(); err != nil {
-		return nil, err
-	}
-	if err := m.FeatB.restore(); err != nil {
-		return nil, err
-	}
-	if m.Rep == nil {
-		m.Rep = &model.Report{Model: "mpwtsvm"}
-	}
-	return &m, nil
 }
 
 // Report implements model.BinaryModel.

@@ -28,7 +28,6 @@ package twin
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"time"
@@ -64,23 +63,6 @@ type twinModel struct {
 	Pos  plane         `json:"pos"` // plane of the +1 class
 	Neg  plane         `json:"neg"` // plane of the −1 class
 	Rep  *model.Report `json:"report"`
-}
-
-func loadTwin(raw json.RawMessage) (model.BinaryModel, error) {
-	var m twinModel
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, fmt.Errorf("twin model: %w", err)
-	}
-	if m.Feat == nil || len(m.Pos.W) == 0 || len(m.Pos.W) != len(m.Neg.W) {
-		return nil, fmt.Errorf("twin model: malformed saved model")
-	}
-	if err := m.Feat.restore(); err != nil {
-		return nil, err
-	}
-	if m.Rep == nil {
-		m.Rep = &model.Report{Model: m.Kind}
-	}
-	return &m, nil
 }
 
 // Report implements model.BinaryModel.
