@@ -11,7 +11,8 @@ import (
 // Loading saved GP models (see models/model/validate.go): the JSON holds
 // exactly the model's fields; hyper-parameters are finite and within the
 // range a fit can produce; one length-scale, or one per input feature;
-// one site parameter and one weight per training row; sites finite.
+// one site precision and one weight per training row (site_tau, or
+// sqrt_tau ≥ 0 in older files), all finite.
 
 // maxLogHyper bounds |log θ| and |log ℓ| in a saved model: exp(±700) is
 // the edge of float64, so larger logs cannot come from a fit.
@@ -64,8 +65,14 @@ func (g *GPC) validate(id string, k seKernel) error {
 	if err := checkSE(id+": the kernel", k, d); err != nil {
 		return err
 	}
-	if len(g.SqrtTau) != n || len(g.Alpha) != n || (g.SiteTau != nil && len(g.SiteTau) != n) {
-		return fmt.Errorf("%s: saved model has %d training rows but %d site parameters and %d weights", id, n, len(g.SqrtTau), len(g.Alpha))
+	sites := len(g.SiteTau)
+	if g.SiteTau == nil {
+		sites = len(g.SqrtTau)
+	} else if g.SqrtTau != nil {
+		return fmt.Errorf("%s: saved model holds both site_tau and sqrt_tau", id)
+	}
+	if sites != n || len(g.Alpha) != n {
+		return fmt.Errorf("%s: saved model has %d training rows but %d site precisions and %d weights", id, n, sites, len(g.Alpha))
 	}
 	for _, v := range [][]float64{g.SqrtTau, g.SiteTau, g.Alpha} {
 		if err := model.CheckFiniteSlice(id+": a saved site parameter", v); err != nil {
