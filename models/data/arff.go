@@ -344,7 +344,7 @@ func assignARFFRoles(attrs []*arffAttr, relation string, opt *ReadOptions) error
 		}
 		if k >= 0 {
 			attrs[k].role = RoleClass
-		} else if !hasTags && len(opt.Roles) == 0 {
+		} else if !hasTags && len(opt.Roles) == 0 && !opt.AllowUnlabelled {
 			return &ParseError{Msg: "no class attribute: name one \"class\", make it nominal, or choose the labels"}
 		}
 	}

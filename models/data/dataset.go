@@ -114,6 +114,18 @@ var ErrNoData = errors.New("data: the dataset has no samples")
 // Validate checks shapes and values: consistent row counts, finite numbers,
 // labels in range. It does not require two classes (see RequireClasses).
 func (d *Dataset) Validate() error {
+	if err := d.validateBlocks(); err != nil {
+		return err
+	}
+	if d.Y == nil && d.Tags == nil {
+		return errors.New("data: the dataset has neither labels nor tags")
+	}
+	return nil
+}
+
+// validateBlocks is Validate without requiring labels or tags (data to
+// predict: ReadOptions.AllowUnlabelled).
+func (d *Dataset) validateBlocks() error {
 	if d == nil || d.X == nil {
 		return ErrNoData
 	}
@@ -161,9 +173,6 @@ func (d *Dataset) Validate() error {
 				}
 			}
 		}
-	}
-	if d.Y == nil && d.Tags == nil {
-		return errors.New("data: the dataset has neither labels nor tags")
 	}
 	return nil
 }

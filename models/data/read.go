@@ -83,6 +83,9 @@ type ReadOptions struct {
 
 	// AllowOneClass accepts a file in which every row has the same class.
 	AllowOneClass bool
+	// AllowUnlabelled accepts a CSV or ARFF file without a class column and
+	// without tags (Y and Tags stay nil): data to predict, not to train on.
+	AllowUnlabelled bool
 	// Kind is the dataset kind to give a file that has a Z block (KindLUPI by
 	// default; KindTwoView for a second view).
 	Kind Kind
@@ -184,6 +187,10 @@ func ReadFile(path string, opt ReadOptions) (*Dataset, error) {
 		var pe *ParseError
 		if errors.As(err, &pe) && pe.File == "" {
 			pe.File = filepath.Base(path)
+			if opt.ZPath != "" && strings.HasPrefix(pe.Msg, "Z file") {
+				// a problem of the Z file (or of it against the main file)
+				pe.File = filepath.Base(opt.ZPath)
+			}
 		}
 		return nil, err
 	}
@@ -368,7 +375,20 @@ func (b *builder) dataset(opt *ReadOptions) (*Dataset, error) {
 		}
 	}
 	if ds.Y == nil && ds.Tags == nil {
-		return nil, &ParseError{Msg: "no class column (y or label) and no tag columns (tag_*)"}
+		if !opt.AllowUnlabelled {
+			return nil, &ParseError{Msg: "no class column (y or label) and no tag columns (tag_*)"}
+		}
+		ds.Kind = KindPlain
+		if ds.Z != nil {
+			ds.Kind = KindLUPI
+			if opt.Kind != "" {
+				ds.Kind = opt.Kind
+			}
+		}
+		if err := ds.validateBlocks(); err != nil {
+			return nil, err
+		}
+		return ds, nil
 	}
 	switch {
 	case ds.Y == nil:

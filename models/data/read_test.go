@@ -165,8 +165,14 @@ func TestReadBadFiles(t *testing.T) {
 		if pe.Line != c.line || (c.col != 0 && pe.Col != c.col) || !strings.Contains(pe.Msg, c.msg) {
 			t.Errorf("%s: got line %d col %d %q; want line %d col %d containing %q", c.file, pe.Line, pe.Col, pe.Msg, c.line, c.col, c.msg)
 		}
-		if !strings.Contains(err.Error(), c.file) {
-			t.Errorf("%s: error %q does not name the file", c.file, err)
+		// A problem of the Z file names the Z file (issue 29), any other
+		// the main file.
+		file := c.file
+		if strings.HasPrefix(pe.Msg, "Z file") {
+			file = filepath.Base(c.opt.ZPath)
+		}
+		if !strings.Contains(err.Error(), file) {
+			t.Errorf("%s: error %q does not name the file %s", c.file, err, file)
 		}
 	}
 }
@@ -324,4 +330,32 @@ func mEqual(a, b interface {
 		}
 	}
 	return true
+}
+
+// TestAllowUnlabelled: data to predict may have no class column and no
+// tags (issue 29: `lupi predict` on unlabelled files); without the option
+// such a file is an error as before.
+func TestAllowUnlabelled(t *testing.T) {
+	csv := "x_1,x_2,z_1\n1,2,3\n4,5,6\n"
+	if _, err := ReadCSV(strings.NewReader(csv), ReadOptions{}); err == nil || !strings.Contains(err.Error(), "no class column") {
+		t.Fatalf("unlabelled CSV without the option: %v", err)
+	}
+	ds, err := ReadCSV(strings.NewReader(csv), ReadOptions{AllowUnlabelled: true, Kind: KindTwoView})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds.Rows() != 2 || ds.Dim() != 2 || ds.ZDim() != 1 || ds.Y != nil || ds.Tags != nil || ds.Kind != KindTwoView {
+		t.Errorf("unlabelled CSV read as %d×%d+%d, Y %v, kind %s", ds.Rows(), ds.Dim(), ds.ZDim(), ds.Y, ds.Kind)
+	}
+	arff := "@relation r\n@attribute a numeric\n@attribute b numeric\n@data\n1,2\n3,4\n"
+	if _, err := ReadARFF(strings.NewReader(arff), ReadOptions{}); err == nil {
+		t.Fatal("unlabelled ARFF without the option: no error")
+	}
+	ds, err = ReadARFF(strings.NewReader(arff), ReadOptions{AllowUnlabelled: true})
+	if err != nil || ds.Rows() != 2 || ds.Dim() != 2 || ds.Y != nil {
+		t.Errorf("unlabelled ARFF: %v", err)
+	}
+	if _, err := ReadCSV(strings.NewReader("x_1\nNaN\n"), ReadOptions{AllowUnlabelled: true}); err == nil {
+		t.Error("unlabelled data skips the value checks")
+	}
 }
