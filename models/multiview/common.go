@@ -12,6 +12,7 @@ import (
 	"lupilab/models/data"
 	"lupilab/models/kernel"
 	"lupilab/models/model"
+	"lupilab/models/spec"
 )
 
 // Decision rules of a two-view model (paper 001, section 5.1 "Measures").
@@ -22,11 +23,15 @@ const (
 )
 
 // withDefaults completes v with the spec's defaults (Fit may be called with
-// values that did not go through Spec.Resolve).
+// values that did not go through Spec.Resolve), old parameter names
+// (aliases) read as their parameter's.
 func withDefaults(params []model.Param, v model.Values) model.Values {
 	out := model.Values{}
 	for _, p := range params {
 		out[p.Name] = p.Default
+	}
+	if c, err := spec.CanonicalIn(params, v); err == nil {
+		v = c
 	}
 	for k, x := range v {
 		out[k] = x

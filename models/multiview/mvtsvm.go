@@ -274,7 +274,7 @@ func fitMvTSVM(ctx context.Context, train *data.Dataset, y []float64, v model.Va
 	for _, f := range []struct {
 		name string
 		dst  *float64
-	}{{"C", &c1}, {"C2", &c2}, {"D", &dd}, {"H", &hh}, {"ridge", &ridge}} {
+	}{{"C_pos", &c1}, {"C_neg", &c2}, {"agreement_pos", &dd}, {"agreement_neg", &hh}, {"ridge", &ridge}} {
 		if *f.dst, err = positive(v, f.name); err != nil {
 			return nil, err
 		}

@@ -63,10 +63,15 @@ func readPriv(train *data.Dataset, y []float64, v model.Values) (*privCommon, er
 		return nil, err
 	}
 	p := &privCommon{xa: xa, xb: xb}
+	// D is PSVM-2V's agreement penalty and MCPK's coupling weight.
+	dd := "agreement"
+	if _, ok := v["coupling"]; ok {
+		dd = "coupling"
+	}
 	for _, f := range []struct {
 		name string
 		dst  *float64
-	}{{"C", &p.ca}, {"CB", &p.cb}, {"D", &p.dd}, {"tradeoff", &p.tau}} {
+	}{{"C_A", &p.ca}, {"C_B", &p.cb}, {dd, &p.dd}, {"view_weight", &p.tau}} {
 		if *f.dst, err = positive(v, f.name); err != nil {
 			return nil, err
 		}

@@ -56,15 +56,15 @@ func fitSVM2K(ctx context.Context, train *data.Dataset, y []float64, v model.Val
 	if err != nil {
 		return nil, err
 	}
-	ca, err := positive(v, "C")
+	ca, err := positive(v, "C_A")
 	if err != nil {
 		return nil, err
 	}
-	cb, err := positive(v, "CB")
+	cb, err := positive(v, "C_B")
 	if err != nil {
 		return nil, err
 	}
-	dd, err := positive(v, "D")
+	dd, err := positive(v, "agreement")
 	if err != nil {
 		return nil, err
 	}

@@ -10,9 +10,21 @@ func RuleParam() Param {
 		Help:    "Which decision the model reports: view A alone sign(f_A), view B alone sign(f_B), or both sign(½(f_A+f_B)). Paper 001 picks the best by cross-validation."}
 }
 
+// The multi-view models share one naming scheme for their parameters:
+//
+//	C_A, C_B       penalties on view A's and view B's slacks
+//	agreement      penalty on the views' disagreement (SVM-2K, PSVM-2V)
+//	coupling       weight of the coupling term Σ ξᴬξᴮ (MCPK, MPWTSVM)
+//	view_weight    the trade-off γ that weighs view B (PSVM-2V, MCPK, MPWTSVM)
+//	C_pos, C_neg   MvTSVM's penalties in its positive- and negative-plane problems
+//	agreement_pos, agreement_neg   MvTSVM's disagreement penalties
+//
+// The names the catalogue used before (C, CB, D, tradeoff, C2, H; ca, cb,
+// c, gamma_b) stay as aliases: Resolve and the fits accept them.
+
 // cParam is a positive, log-scale penalty parameter.
-func cParam(name, label, def, help string) Param {
-	return Param{Name: name, Label: label, Kind: Float, Default: def, Min: 1e-5, Max: 1e5, Log: true, Help: help}
+func cParam(name, label, def, help string, aliases ...string) Param {
+	return Param{Name: name, Label: label, Kind: Float, Default: def, Min: 1e-5, Max: 1e5, Log: true, Help: help, Aliases: aliases}
 }
 
 // epsParam is the insensitivity ε of the |f_A − f_B| ≤ ε + η constraints.
@@ -40,9 +52,9 @@ func init() {
 			"(|f_A − f_B| ≤ ε + η, with D penalising the disagreement η) — the distance-minimisation form of kernel CCA folded into one QP.",
 		Task: Binary, Family: FamilyMultiView, Z: ZView,
 		Params: twoView(
-			cParam("C", "C_A", "1", "Penalty C_A on view A's hinge slacks ξ^A."),
-			cParam("CB", "C_B", "1", "Penalty C_B on view B's hinge slacks ξ^B."),
-			cParam("D", "D", "1", "Penalty D on the views' disagreement η (|f_A − f_B| ≤ ε + η)."),
+			cParam("C_A", "C_A", "1", "Penalty C_A on view A's hinge slacks ξ^A.", "C"),
+			cParam("C_B", "C_B", "1", "Penalty C_B on view B's hinge slacks ξ^B.", "CB"),
+			cParam("agreement", "D (agreement)", "1", "Penalty D on the views' disagreement η (|f_A − f_B| ≤ ε + η).", "D"),
 			epsParam(),
 		),
 		MultiClass: strategies, Support: "support vectors",
@@ -62,10 +74,10 @@ func init() {
 			"of the samples a plane must pass near are asked to agree.",
 		Task: Binary, Family: FamilyMultiView, Z: ZView,
 		Params: twoView(
-			cParam("C", "c₁ = c₂", "1", "Penalty on both views' slacks in the positive-plane problem."),
-			cParam("C2", "c₃ = c₄", "1", "Penalty on both views' slacks in the negative-plane problem."),
-			cParam("D", "D", "1", "Penalty on the views' disagreement on the positive samples (positive-plane problem)."),
-			cParam("H", "H", "1", "Penalty on the views' disagreement on the negative samples (negative-plane problem)."),
+			cParam("C_pos", "c₁ = c₂", "1", "Penalty on both views' slacks in the positive-plane problem.", "C"),
+			cParam("C_neg", "c₃ = c₄", "1", "Penalty on both views' slacks in the negative-plane problem.", "C2"),
+			cParam("agreement_pos", "D (agreement +)", "1", "Penalty on the views' disagreement on the positive samples (positive-plane problem).", "D"),
+			cParam("agreement_neg", "H (agreement −)", "1", "Penalty on the views' disagreement on the negative samples (negative-plane problem).", "H"),
 			epsParam(),
 			Param{Name: "ridge", Advanced: true, Label: "Ridge", Kind: Float, Default: "1e-4", Min: 1e-10, Max: 1, Log: true,
 				Help: "Ridge r added to EᵀE and FᵀF, which are singular in the kernel version."},
@@ -80,10 +92,10 @@ func init() {
 			"information, with each view privileged for the other), plus SVM-2K's agreement constraint between the views.",
 		Task: Binary, Family: FamilyMultiView, Z: ZView,
 		Params: twoView(
-			cParam("C", "C_A", "1", "Penalty C_A on view A's slacks ξ^A."),
-			cParam("CB", "C_B", "1", "Penalty C_B on view B's slacks ξ^B."),
-			cParam("D", "C (agreement)", "1", "Penalty on the views' disagreement η (the paper's C in eq 6)."),
-			cParam("tradeoff", "γ (view B weight)", "1", "Trade-off γ between the two views' regularisers ½(‖w_A‖² + γ‖w_B‖²)."),
+			cParam("C_A", "C_A", "1", "Penalty C_A on view A's slacks ξ^A.", "C"),
+			cParam("C_B", "C_B", "1", "Penalty C_B on view B's slacks ξ^B.", "CB"),
+			cParam("agreement", "C (agreement)", "1", "Penalty on the views' disagreement η (the paper's C in eq 6).", "D"),
+			cParam("view_weight", "γ (view B weight)", "1", "Trade-off γ between the two views' regularisers ½(‖w_A‖² + γ‖w_B‖²).", "tradeoff"),
 			epsParam(),
 		),
 		MultiClass: strategies, Support: "support vectors",
@@ -103,10 +115,10 @@ func init() {
 			"coupling term D Σ ξ^A ξ^B that penalises samples both views get wrong.",
 		Task: Binary, Family: FamilyMultiView, Z: ZView,
 		Params: twoView(
-			cParam("C", "C_A", "1", "Penalty C_A on view A's slacks ξ^A."),
-			cParam("CB", "C_B", "1", "Penalty C_B on view B's slacks ξ^B."),
-			cParam("D", "D (coupling)", "1", "Weight D of the coupling term D Σ ξ^A ξ^B."),
-			cParam("tradeoff", "γ (view B weight)", "1", "Trade-off γ between the two views' regularisers ½(‖w_A‖² + γ‖w_B‖²)."),
+			cParam("C_A", "C_A", "1", "Penalty C_A on view A's slacks ξ^A.", "C"),
+			cParam("C_B", "C_B", "1", "Penalty C_B on view B's slacks ξ^B.", "CB"),
+			cParam("coupling", "D (coupling)", "1", "Weight D of the coupling term D Σ ξ^A ξ^B.", "D"),
+			cParam("view_weight", "γ (view B weight)", "1", "Trade-off γ between the two views' regularisers ½(‖w_A‖² + γ‖w_B‖²).", "tradeoff"),
 			Param{Name: "ccp_iter", Advanced: true, Label: "CCP steps", Kind: Int, Default: "30", Min: 1, Max: 1000,
 				Help: "Maximum convex–concave steps (each a convex QP) used to reach a KKT point of the non-convex problem."},
 		),

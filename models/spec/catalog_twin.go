@@ -62,11 +62,11 @@ func init() {
 	})
 
 	params := []Param{
-		{Name: "ca", Label: "C_A", Kind: Float, Default: "1", Min: 1e-4, Max: 1e4, Log: true, Help: "Penalty on view A's slacks ξᴬ (C_A = C_A2)."},
-		{Name: "cb", Label: "C_B", Kind: Float, Default: "1", Min: 1e-4, Max: 1e4, Log: true, Help: "Penalty on view B's slacks ξᴮ (C_B = C_B2)."},
-		{Name: "c", Label: "C (coupling)", Kind: Float, Default: "1", Min: 0, Max: 1e4,
+		{Name: "C_A", Label: "C_A", Kind: Float, Default: "1", Min: 1e-4, Max: 1e4, Log: true, Help: "Penalty on view A's slacks ξᴬ (C_A = C_A2).", Aliases: []string{"ca"}},
+		{Name: "C_B", Label: "C_B", Kind: Float, Default: "1", Min: 1e-4, Max: 1e4, Log: true, Help: "Penalty on view B's slacks ξᴮ (C_B = C_B2).", Aliases: []string{"cb"}},
+		{Name: "coupling", Label: "C (coupling)", Kind: Float, Default: "1", Min: 0, Max: 1e4, Aliases: []string{"c"},
 			Help: "Weight of the consensus term CΣξᴬξᴮ (C = C_2); 0 removes the coupling."},
-		{Name: "gamma_b", Label: "γ (view B weight)", Kind: Float, Default: "1", Min: 1e-4, Max: 1e4, Log: true,
+		{Name: "view_weight", Label: "γ (view B weight)", Kind: Float, Default: "1", Min: 1e-4, Max: 1e4, Log: true, Aliases: []string{"gamma_b"},
 			Help: "Trade-off γ on view B's proximity term in (10)/(11) (not the kernel width)."},
 		{Name: "k", Label: "k (neighbours)", Kind: Int, Default: "5", Min: 1, Max: 1000, Help: "Neighbours of the within- and between-class graphs, per view (eqs 7-9)."},
 		{Name: "rule", Label: "Decision rule", Kind: Choice, Default: "both", Choices: []string{"both", "A", "B"},

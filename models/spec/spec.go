@@ -142,6 +142,15 @@ func register(s *Spec) {
 			panic(fmt.Sprintf("spec %s: %v", s.ID, err))
 		}
 	}
+	names := map[string]bool{}
+	for _, p := range s.Params {
+		for _, n := range append([]string{p.Name}, p.Aliases...) {
+			if names[n] {
+				panic(fmt.Sprintf("spec %s: parameter name or alias %q used twice", s.ID, n))
+			}
+			names[n] = true
+		}
+	}
 	seen := map[string]bool{}
 	for _, o := range s.Outputs {
 		if o.Key == "" || o.Label == "" || seen[o.Key] {
@@ -268,6 +277,51 @@ func (s *Spec) Resolve(v Values) (Values, error) {
 			return nil, fmt.Errorf("model %s: %w", s.ID, err)
 		}
 		out[p.Name] = val
+	}
+	return out, nil
+}
+
+// Canonical returns v with every alias replaced by its parameter's name;
+// names the spec does not know are kept as they are (Resolve reports
+// them). Fits canonicalise the values they get (model.Bind), so code that
+// still uses an old name keeps working — also code that starts from
+// Defaults() (canonical names) and sets a parameter under its old name:
+// a value at the parameter's default gives way to the other name's. It
+// fails when a parameter is given twice, under different names, with two
+// different values that are not the default.
+func (s *Spec) Canonical(v Values) (Values, error) { return CanonicalIn(s.Params, v) }
+
+// CanonicalIn is Canonical over a parameter list.
+func CanonicalIn(params []Param, v Values) (Values, error) {
+	alias := map[string]*Param{}
+	for i, p := range params {
+		for _, a := range p.Aliases {
+			alias[a] = &params[i]
+		}
+	}
+	if len(alias) == 0 {
+		return v, nil
+	}
+	out := make(Values, len(v))
+	for k, x := range v {
+		if _, isAlias := alias[k]; !isAlias {
+			out[k] = x
+		}
+	}
+	for k, x := range v {
+		p, isAlias := alias[k]
+		if !isAlias {
+			continue
+		}
+		prev, dup := out[p.Name]
+		switch {
+		case !dup || prev == x || prev == p.Default:
+			out[p.Name] = x
+		case x == p.Default:
+			// the canonical name holds a deliberate value
+		default:
+			return nil, fmt.Errorf("%q and %q name the same parameter with different values (%s, %s)", p.Name, k, prev, x)
+		}
 	}
 	return out, nil
 }

@@ -96,7 +96,7 @@ type mpConfig struct {
 }
 
 func mpConfigOf(v model.Values) (mpConfig, error) {
-	cfg := mpConfig{CA: v.Float("ca"), CB: v.Float("cb"), C: v.Float("c"), GammaB: v.Float("gamma_b"), Eps: v.Float("eps"),
+	cfg := mpConfig{CA: v.Float("C_A"), CB: v.Float("C_B"), C: v.Float("coupling"), GammaB: v.Float("view_weight"), Eps: v.Float("eps"),
 		K: v.Int("k"), Correcting: v.Bool("correcting"), Rule: v.String("rule")}
 	var err error
 	if cfg.Kernel, err = kernFromValues(v); err != nil {
@@ -106,9 +106,9 @@ func mpConfigOf(v model.Values) (mpConfig, error) {
 	case !(cfg.CA > 0) || !(cfg.CB > 0) || math.IsInf(cfg.CA+cfg.CB, 0):
 		return cfg, fmt.Errorf("C_A and C_B must be > 0, got %v and %v", cfg.CA, cfg.CB)
 	case !(cfg.C >= 0) || math.IsInf(cfg.C, 0):
-		return cfg, fmt.Errorf("the coupling C must be ≥ 0, got %v", cfg.C)
+		return cfg, fmt.Errorf("the coupling must be ≥ 0, got %v", cfg.C)
 	case !(cfg.GammaB > 0) || math.IsInf(cfg.GammaB, 0):
-		return cfg, fmt.Errorf("gamma_b must be > 0, got %v", cfg.GammaB)
+		return cfg, fmt.Errorf("the view weight must be > 0, got %v", cfg.GammaB)
 	case !(cfg.Eps > 0):
 		return cfg, fmt.Errorf("the ridge eps must be > 0, got %v", cfg.Eps)
 	case cfg.K < 1:
