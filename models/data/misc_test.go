@@ -2,10 +2,14 @@ package data
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
 )
 
 func TestFormatOf(t *testing.T) {
@@ -80,5 +84,26 @@ func TestDescribe(t *testing.T) {
 	var buf bytes.Buffer
 	if err := WriteCSV(&buf, &Dataset{}); err == nil {
 		t.Error("WriteCSV of an empty dataset: no error")
+	}
+}
+
+// TestStandardScalerHugeValues: standardising values near 1e308 (whose
+// squares overflow) still gives unit deviation (issue 29: lupi fit
+// -scale must bring such data into range, not leave it unscaled).
+func TestStandardScalerHugeValues(t *testing.T) {
+	x := mat.NewDense(4, 1, []float64{1e200, -1e200, 3e200, 1e308})
+	ds := &Dataset{X: x, Y: []int{0, 1, 0, 1}, Classes: []string{"a", "b"}}
+	sc, err := FitScaler(ds, ScaleStandard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := sc.Transform(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := mat.Col(nil, 0, out.X)
+	mean, sd := stat.PopMeanStdDev(col, nil)
+	if math.Abs(mean) > 1e-12 || math.Abs(sd-1) > 1e-12 {
+		t.Errorf("standardised: mean %v, sd %v", mean, sd)
 	}
 }

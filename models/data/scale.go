@@ -59,10 +59,23 @@ func fitColumns(m *mat.Dense, method string) (shift, scale []float64) {
 		scale[j] = 1
 		switch method {
 		case ScaleStandard:
+			// values beyond 1e150 on col/max|col|, so that their squares
+			// do not overflow to an infinite deviation
+			big := 0.0
+			for _, v := range col {
+				big = math.Max(big, math.Abs(v))
+			}
+			if big > 1e150 && !math.IsInf(big, 0) {
+				for i := range col {
+					col[i] /= big
+				}
+			} else {
+				big = 1 // the usual case, computed exactly as before
+			}
 			mean, sd := stat.PopMeanStdDev(col, nil)
-			shift[j] = mean
-			if sd > 0 && !math.IsNaN(sd) && !math.IsInf(sd, 0) {
-				scale[j] = sd
+			shift[j] = mean * big
+			if sd > 0 && !math.IsNaN(sd) && !math.IsInf(sd*big, 0) {
+				scale[j] = sd * big
 			}
 		case ScaleMinMax:
 			lo, hi := col[0], col[0]

@@ -10,9 +10,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"sync"
+
+	"gonum.org/v1/gonum/mat"
 
 	"lupilab/models/data"
 	"lupilab/models/spec"
@@ -87,6 +90,14 @@ type Options struct {
 	// fit of an experiment or a grid search on the same data. Nil shares
 	// nothing beyond the fit itself.
 	Workspace *Workspace
+	// MemoryBudget, when > 0, is the most memory (bytes) the fit may add
+	// at its peak. Before it builds anything, a fit estimates its peak from
+	// the catalogue's calibrated cost model (spec.Estimate: the n×n Gram
+	// matrices, Qλ, EP posteriors and QP systems of its sub-problems) and
+	// refuses with a *ResourceError beyond the budget. The CLI sets it from
+	// the machine's memory (-max-memory), the app from the tab's budget; 0
+	// checks nothing.
+	MemoryBudget float64
 }
 
 // Report sends p to the progress callback when there is one.
@@ -128,7 +139,209 @@ func Bind(meta *spec.Spec, fit FitFunc, load LoadFunc) {
 	if _, dup := registry[meta.ID]; dup {
 		panic("model: duplicate id " + meta.ID)
 	}
-	registry[meta.ID] = &Spec{Spec: meta, Fit: fit, Load: load}
+	registry[meta.ID] = &Spec{Spec: meta, Fit: guarded(meta, fit), Load: load}
+}
+
+// guarded wraps every registered fit: parameter aliases become their
+// canonical names (so that code still using an old name keeps working) and
+// the memory budget is checked before the model's own code runs.
+func guarded(meta *spec.Spec, fit FitFunc) FitFunc {
+	return func(ctx context.Context, train *data.Dataset, v Values, opt Options) (Fitted, error) {
+		c, err := meta.Canonical(v)
+		if err != nil {
+			return nil, fmt.Errorf("model %s: %w", meta.ID, err)
+		}
+		if train != nil && train.X != nil {
+			if err := checkMagnitude(meta, train); err != nil {
+				return nil, err
+			}
+			if err := checkPoly(meta, train, c); err != nil {
+				return nil, err
+			}
+			if opt.MemoryBudget > 0 {
+				if err := CheckBudget(meta, ShapeOf(meta, train), c, opt.MemoryBudget); err != nil {
+					return nil, err
+				}
+			}
+		}
+		f, err := fit(ctx, train, c, opt)
+		if err != nil {
+			return nil, err
+		}
+		if f == nil {
+			return nil, fmt.Errorf("model %s: the fit returned no model", meta.ID)
+		}
+		if err := checkReport(f.Report(), ""); err != nil {
+			return nil, fmt.Errorf("%s: the fit produced %v: the hyper-parameters are numerically extreme for these data (try values nearer the defaults, or scale the features)", meta.Name, err)
+		}
+		return f, nil
+	}
+}
+
+// maxMagnitude is the largest feature magnitude a fit accepts: kernels
+// square features and sum d of them, so beyond about 1e150 the squares
+// overflow float64 and every solver would fail with its own message.
+const maxMagnitude = 1e150
+
+// checkMagnitude refuses features whose squares overflow, with a message
+// for people (the solvers would say "Q[3][3] = NaN is not finite").
+func checkMagnitude(meta *spec.Spec, ds *data.Dataset) error {
+	type block struct {
+		name  string
+		m     *mat.Dense
+		names []string
+	}
+	blocks := []block{{"X", ds.X, ds.XNames}}
+	if meta.Z != ZNone && ds.Z != nil {
+		blocks = append(blocks, block{"Z", ds.Z, ds.ZNames})
+	}
+	for _, b := range blocks {
+		r, c := b.m.Dims()
+		limit := maxMagnitude / math.Sqrt(float64(c))
+		for i := 0; i < r; i++ {
+			for j, v := range b.m.RawRowView(i)[:c] {
+				if !(math.Abs(v) > limit) {
+					continue // NaN is the data check's to report
+				}
+				col := fmt.Sprintf("column %d", j+1)
+				if j < len(b.names) {
+					col = fmt.Sprintf("column %q", b.names[j])
+				}
+				return fmt.Errorf("%s: row %d, %s of %s holds %g, too large for the kernels (which square the features): scale the features (e.g. lupi fit -scale) so that they stay below %.0e",
+					meta.Name, i+1, col, b.name, v, limit)
+			}
+		}
+	}
+	return nil
+}
+
+// checkPoly refuses data on which a polynomial kernel (γ⟨x,x'⟩ + coef0)^d
+// overflows float64 (the kernel on X, "kernel", and on Z, "zkernel"):
+// the solvers would fail on an infinite matrix entry.
+func checkPoly(meta *spec.Spec, ds *data.Dataset, v Values) error {
+	for _, k := range []struct {
+		prefix, block string
+		m             *mat.Dense
+	}{{"", "X", ds.X}, {"z", "Z", ds.Z}} {
+		if k.m == nil || v[k.prefix+"kernel"] != spec.KernelPoly || (k.prefix == "z" && meta.Z == ZNone) {
+			continue
+		}
+		g, c, d := v.Float(k.prefix+"gamma"), v.Float(k.prefix+"coef0"), v.Float(k.prefix+"degree")
+		if !(g > 0) || !(d >= 1) {
+			continue // the model reports bad kernel parameters itself
+		}
+		r, cols := k.m.Dims()
+		for i := 0; i < r; i++ {
+			row := k.m.RawRowView(i)[:cols]
+			var sq float64
+			for _, x := range row {
+				sq += x * x
+			}
+			if base := g*sq + math.Abs(c); d*math.Log(base) > 700 {
+				return fmt.Errorf("%s: the polynomial kernel (γ‖x‖² + coef0)^%g of %s overflows on row %d (γ‖x‖² = %.3g): scale the features (e.g. lupi fit -scale), or lower %sgamma or %sdegree",
+					meta.Name, d, k.block, i+1, g*sq, k.prefix, k.prefix)
+			}
+		}
+	}
+	return nil
+}
+
+// checkReport returns an error naming the first non-finite number of a
+// fit's report (its objective, rho, extras, per-sample diagnostics and
+// sub-reports): JSON cannot hold it, and it means the fit failed.
+func checkReport(r *Report, where string) error {
+	if r == nil {
+		return nil
+	}
+	bad := func(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) }
+	if bad(r.Objective) {
+		return fmt.Errorf("a non-finite objective (%v)%s", r.Objective, where)
+	}
+	if r.Rho != nil && bad(*r.Rho) {
+		return fmt.Errorf("a non-finite offset rho (%v)%s", *r.Rho, where)
+	}
+	for k, x := range r.Extras {
+		if bad(x) {
+			return fmt.Errorf("a non-finite %s (%v)%s", k, x, where)
+		}
+	}
+	for k, d := range r.Diagnostics {
+		for i, x := range d {
+			if bad(x) {
+				return fmt.Errorf("a non-finite %s (%v) at training row %d%s", k, x, i+1, where)
+			}
+		}
+	}
+	for i, s := range r.Sub {
+		if err := checkReport(s, fmt.Sprintf(" in sub-problem %d", i+1)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ShapeOf is the shape of a training set as the cost model sees it: the
+// second block counts only for models that use it.
+func ShapeOf(meta *spec.Spec, ds *data.Dataset) spec.Shape {
+	sh := spec.Shape{Rows: ds.Rows(), Dim: ds.Dim(), Classes: len(ds.Classes), Tags: ds.NumTags()}
+	if meta.Z != ZNone {
+		sh.ZDim = ds.ZDim()
+	}
+	return sh
+}
+
+// ResourceError is a fit refused before it started because its estimated
+// peak memory exceeds the budget (Options.MemoryBudget).
+type ResourceError struct {
+	Model    string        // display name
+	Shape    spec.Shape    // the training data's
+	Estimate spec.Estimate // the cost model's prediction
+	Budget   float64       // bytes
+	fitRows  int
+}
+
+// Error says what, how much, and how to proceed, in one line.
+func (e *ResourceError) Error() string {
+	what := ""
+	if e.Estimate.Quadratic != "" {
+		what = ", for " + e.Estimate.Quadratic
+		if e.Estimate.TaskRows > 0 {
+			what += fmt.Sprintf(" of %d×%d", e.Estimate.TaskRows, e.Estimate.TaskRows)
+		}
+	}
+	return fmt.Sprintf("%s on %d rows would need about %s of memory at its peak%s, more than the %s allowed: "+
+		"fit it on a sub-sample (about %d rows fit), or choose a model whose memory does not grow with n² (SVM, L2-SVM)",
+		e.Model, e.Shape.Rows, spec.FormatBytes(e.Estimate.Bytes), what, spec.FormatBytes(e.Budget), e.FitRows())
+}
+
+// FitRows is about how many training rows the budget allows this model
+// (the largest n whose estimate fits, to 5 %).
+func (e *ResourceError) FitRows() int {
+	return e.fitRows
+}
+
+// CheckBudget returns a *ResourceError when fitting meta with values v on
+// data of shape sh is estimated to need more than budget bytes at its peak
+// (nil when it fits or the model has no calibrated cost).
+func CheckBudget(meta *spec.Spec, sh spec.Shape, v Values, budget float64) error {
+	est := meta.Estimate(sh, v)
+	if !est.Known || budget <= 0 || est.Bytes <= budget {
+		return nil
+	}
+	e := &ResourceError{Model: meta.Name, Shape: sh, Estimate: est, Budget: budget}
+	lo, hi := 0, sh.Rows
+	for hi-lo > max(1, lo/20) {
+		mid := (lo + hi) / 2
+		s := sh
+		s.Rows = mid
+		if meta.Estimate(s, v).Bytes <= budget {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	e.fitRows = lo
+	return e
 }
 
 // Lookup returns the spec with the given id.

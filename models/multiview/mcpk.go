@@ -201,6 +201,11 @@ func fitMCPK(ctx context.Context, train *data.Dataset, y []float64, v model.Valu
 		var obj float64
 		obj, xiA, xiB, _, _ = mcpkObjective(p, y, gA, gB)
 		objs = append(objs, obj)
+		if math.IsNaN(obj) || math.IsInf(obj, 0) {
+			// a non-finite objective would make the next step's tolerance
+			// NaN (issue 29: "qp: invalid problem: tolerances must be > 0")
+			return nil, fmt.Errorf("MCPK: the convex–concave step %d reached a non-finite objective (%v): the parameters or features are numerically extreme for these data (try values nearer the defaults, or scale the features)", len(objs), obj)
+		}
 		change := math.Abs(prev-obj) / math.Max(1, math.Abs(obj))
 		if change <= 1e-7 && qpTol == mcpkTol {
 			converged = true

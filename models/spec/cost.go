@@ -1,0 +1,250 @@
+package spec
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// What a fit costs: the catalogue's cost model.
+//
+// Every model's fit is a number of sub-problems (one for two classes; k for
+// one-vs-rest; k(k−1)/2 on about 2n/k rows each for one-vs-one; one per tag
+// for independent SVMs), each on m rows with D = Dim + ZDim features. One
+// sub-problem costs
+//
+//	seconds(m, D) = units · (T0 + T1·m·D + T2·m²·D + T3·(m/1000)^P)
+//	bytes(m, D)   = B0 + B1·m·D + B2·m²
+//
+// where the T terms are the fixed cost, reading the data, kernel
+// evaluations and the solver's own work (dense factorisations are cubic,
+// SMO about quadratic: P is fitted), and units is 1 except for models whose
+// work is counted in units the parameters change: EP sweeps for the GPs
+// (evidence evaluations × sweeps per evaluation: optimize=false needs one
+// evaluation, restarts add searches, max_sweeps caps the sweeps) and
+// convex–concave steps for MCPK (ccp_iter caps them). probability=true adds
+// LIBSVM's five-fold cross-validation (five fits on 4/5 of the rows). The
+// memory is the peak resident memory the fit adds: the B2 term is the n×n
+// matrices (Gram matrices, Qλ, EP posteriors, QP KKT systems) and, for the
+// SMO-based models, a kernel-row cache bounded by the "cache" parameter.
+//
+// The coefficients are measured, not guessed: scripts/cost fits each model
+// at several sizes on generated data and on the shipped datasets, fits them
+// by least squares on relative errors and prints the table of predicted
+// against measured costs (`make cost-table`); costTable (costs.go) holds
+// the result. Seconds are CPU seconds of one core of the machine the
+// calibration ran on; WasmFactor converts them to the browser.
+
+// Shape is the size of a fit's training data.
+type Shape struct {
+	Rows    int `json:"rows"`              // training rows
+	Dim     int `json:"dim"`               // main features (view A)
+	ZDim    int `json:"zdim,omitempty"`    // second-block features (privileged or view B)
+	Classes int `json:"classes,omitempty"` // classes (0 for multi-label data)
+	Tags    int `json:"tags,omitempty"`    // tags (multi-label data)
+}
+
+// Cost is one model's calibrated cost formula (see above).
+type Cost struct {
+	T0, T1, T2, T3, P float64 // seconds per unit of one sub-problem
+	B0, B1, B2        float64 // bytes of one sub-problem
+	// CacheBytes, when > 0, says that the m² term is a kernel cache bounded
+	// by the "cache" parameter (MiB): B2·m² is capped at cache × CacheBytes
+	// bytes.
+	CacheBytes float64
+	// Unit names what the seconds are counted in: "" for a whole
+	// sub-problem, "ep_sweeps_total" (GPs) or "ccp_steps" (MCPK).
+	Unit string
+	// Units is the typical number of units of one sub-problem at the
+	// default settings; ColdUnits that without the hyper-parameter search
+	// (GPs with optimize=false); both from the calibration runs.
+	Units, ColdUnits float64
+	// Evaluations is the GP models' typical number of evidence evaluations
+	// per L-BFGS search (the default settings run 1 + restarts searches).
+	Evaluations float64
+	// Quadratic names the n×n structures for messages ("the kernel matrix
+	// and the EP posterior").
+	Quadratic string
+	// Linear, when not nil, is the cost with a linear kernel (twin SVMs:
+	// their linear version solves (d+1)-dimensional systems instead of
+	// n-dimensional ones).
+	Linear *Cost
+}
+
+// Estimate is the predicted cost of a fit.
+type Estimate struct {
+	Seconds  float64 `json:"seconds"`   // CPU seconds of one native core (the calibration machine)
+	Bytes    float64 `json:"bytes"`     // peak memory the fit adds
+	Tasks    int     `json:"tasks"`     // sub-problems (binary models, tags)
+	TaskRows int     `json:"task_rows"` // rows of each sub-problem
+	// Quadratic names the n×n structures that dominate the memory, for
+	// messages.
+	Quadratic string `json:"quadratic,omitempty"`
+	// Known is false when the model has no calibrated cost (the numbers
+	// are then zero).
+	Known bool `json:"known"`
+}
+
+// WasmFactor is how much slower the same fit runs as WebAssembly than
+// natively: the median over several models of wasm (Node.js) wall time
+// divided by native wall time for the same fits, measured by
+// `go run ./scripts/cost wasm` (see costs.go for the figures). Browsers
+// run WebAssembly at about Node's speed (both are V8 in Chromium).
+var WasmFactor float64 = wasmFactor
+
+// BrowserSeconds is the estimate's time under WebAssembly.
+func (e Estimate) BrowserSeconds() float64 { return e.Seconds * WasmFactor }
+
+// String says the estimate for people: "about 3.2 s, 120 MB".
+func (e Estimate) String() string {
+	if !e.Known {
+		return "unknown cost"
+	}
+	return "about " + FormatSeconds(e.Seconds) + ", " + FormatBytes(e.Bytes)
+}
+
+// FormatSeconds writes a duration for people: "0.3 s", "45 s", "12 min", "3.1 h".
+func FormatSeconds(s float64) string {
+	switch {
+	case s < 10:
+		return strconv.FormatFloat(s, 'g', 2, 64) + " s"
+	case s < 120:
+		return fmt.Sprintf("%.0f s", s)
+	case s < 7200:
+		return fmt.Sprintf("%.0f min", s/60)
+	case s < 2*86400:
+		return fmt.Sprintf("%.1f h", s/3600)
+	}
+	return fmt.Sprintf("%.0f days", s/86400)
+}
+
+// FormatBytes writes a size for people in powers of 1024: "512 kB", "1.5 GB".
+func FormatBytes(b float64) string {
+	switch {
+	case b < 1<<20:
+		return fmt.Sprintf("%.0f kB", b/(1<<10))
+	case b < 1<<30:
+		return fmt.Sprintf("%.0f MB", b/(1<<20))
+	case b < 1<<40:
+		return fmt.Sprintf("%.1f GB", b/(1<<30))
+	}
+	return fmt.Sprintf("%.1f TB", b/(1<<40))
+}
+
+// CostOf returns the calibrated cost of a model (nil when it has none).
+func CostOf(id string) *Cost { return costTable[id] }
+
+// Estimate predicts the time and peak memory of fitting model s with
+// values v (resolved or not: missing values take the defaults) on data of
+// shape sh.
+func (s *Spec) Estimate(sh Shape, v Values) Estimate {
+	c := costTable[s.ID]
+	if c == nil || sh.Rows <= 0 {
+		return Estimate{}
+	}
+	val := func(name string) string {
+		if x, ok := v[name]; ok {
+			return x
+		}
+		if p := s.Param(name); p != nil {
+			return p.Default
+		}
+		return ""
+	}
+	if c.Linear != nil && val("kernel") == KernelLinear {
+		c = c.Linear
+	}
+	tasks, m := s.Tasks(sh, v)
+	D := float64(sh.Dim + sh.ZDim)
+	units := c.units(s, val)
+	sub := units * c.seconds(float64(m), D)
+	if b, err := strconv.ParseBool(val("probability")); err == nil && b {
+		sub += 5 * units * c.seconds(0.8*float64(m), D)
+	}
+	cacheMiB, _ := strconv.ParseFloat(val("cache"), 64)
+	return Estimate{
+		Seconds:   float64(tasks) * sub,
+		Bytes:     c.bytes(float64(m), D, cacheMiB),
+		Tasks:     tasks,
+		TaskRows:  m,
+		Quadratic: c.Quadratic,
+		Known:     true,
+	}
+}
+
+// Tasks returns how many sub-problems a fit of s on data of shape sh
+// solves and the rows of each: one for two classes, k for one-vs-rest,
+// k(k−1)/2 of about 2n/k rows for one-vs-one, one per tag for independent
+// SVMs.
+func (s *Spec) Tasks(sh Shape, v Values) (tasks, rows int) {
+	tasks, rows = 1, sh.Rows
+	strategy := v["multiclass"]
+	if strategy == "" {
+		if p := s.Param("multiclass"); p != nil {
+			strategy = p.Default
+		}
+	}
+	switch {
+	case s.Task == MultiLabel && s.ID == "indepsvm":
+		tasks = max(1, sh.Tags)
+	case s.Task == Binary && sh.Classes > 2:
+		k := sh.Classes
+		if strategy == "ovo" {
+			return k * (k - 1) / 2, max(2, int(math.Round(2*float64(sh.Rows)/float64(k))))
+		}
+		tasks = k
+	}
+	return tasks, rows
+}
+
+// seconds is one unit of one sub-problem.
+func (c *Cost) seconds(m, D float64) float64 {
+	t := c.T0 + c.T1*m*D + c.T2*m*m*D
+	if c.T3 > 0 {
+		t += c.T3 * math.Pow(m/1000, c.P)
+	}
+	return t
+}
+
+// bytes is the peak memory of one sub-problem.
+func (c *Cost) bytes(m, D, cacheMiB float64) float64 {
+	q := c.B2 * m * m
+	if c.CacheBytes > 0 && cacheMiB > 0 {
+		q = math.Min(q, cacheMiB*c.CacheBytes)
+	}
+	return c.B0 + c.B1*m*D + q
+}
+
+// units is how many units (EP sweeps, convex–concave steps) one
+// sub-problem takes with these values.
+func (c *Cost) units(s *Spec, val func(string) string) float64 {
+	num := func(name string) (float64, bool) {
+		f, err := strconv.ParseFloat(val(name), 64)
+		return f, err == nil
+	}
+	switch c.Unit {
+	case "ep_sweeps_total":
+		maxSweeps, ok := num("max_sweeps")
+		if !ok || maxSweeps <= 0 {
+			maxSweeps = math.Inf(1)
+		}
+		if opt, err := strconv.ParseBool(val("optimize")); err == nil && !opt {
+			return math.Min(c.ColdUnits, maxSweeps)
+		}
+		// Units and Evaluations were measured at the default number of
+		// restarts; each restart is one more L-BFGS search.
+		restarts, _ := num("restarts")
+		def := 0.0
+		if p := s.Param("restarts"); p != nil {
+			def, _ = strconv.ParseFloat(p.Default, 64)
+		}
+		evals := c.Evaluations * (1 + math.Max(0, restarts)) / (1 + def)
+		return evals * math.Min(c.Units/math.Max(1, c.Evaluations), maxSweeps)
+	case "ccp_steps":
+		if steps, ok := num("ccp_iter"); ok && steps > 0 {
+			return math.Min(c.Units, steps)
+		}
+		return c.Units
+	}
+	return 1
+}
