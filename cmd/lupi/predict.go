@@ -1,0 +1,108 @@
+package main
+
+import (
+	"fmt"
+
+	"lupilab/models/data"
+	"lupilab/models/model"
+)
+
+func cmdPredict(args []string, e *env) error {
+	e.doing = "reading the command line of lupi predict"
+	fs := newFlags("predict")
+	mf := fs.String("model-file", "", "a model saved by lupi fit -o (or exported by the app)")
+	dataPath := fs.String("data", "", "data file to score (labels optional)")
+	zPath := fs.String("z", "", "LIBSVM file with the Z block (two-view models)")
+	twoview := fs.Bool("twoview", false, "Z is a second view (the multi-view models assume it)")
+	var tags tagSpec
+	fs.Var(&tags, "tags", "the label columns of a multi-label file: last:N, first:N, a,b,c or Mulan's labels.xml")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *mf == "" || *dataPath == "" {
+		return usageError{"predict: -model-file and -data are required"}
+	}
+	e.doing = "reading the model file " + *mf
+	b, err := model.ReadFile(*mf)
+	if err != nil {
+		return fmt.Errorf("%s: %w", *mf, err)
+	}
+	e.doing = "loading the model file " + *mf
+	spec, fitted, err := model.Load(b)
+	if err != nil {
+		return fmt.Errorf("%s: %w", *mf, err)
+	}
+	kind := data.Kind("")
+	if *twoview || spec.Z == model.ZView {
+		kind = data.KindTwoView
+	}
+	e.doing = "reading " + *dataPath
+	ds, err := readDataset(readSpec{path: *dataPath, zpath: *zPath, kind: kind, tags: tags, oneClassOK: true, unlabelled: true})
+	if err != nil {
+		return err
+	}
+	var classes []string
+	inner := fitted
+	if s, ok := fitted.(*model.Scaled); ok {
+		inner = s.Inner // a model saved with its feature scaling
+	}
+	if c, ok := inner.(*model.Classifier); ok {
+		classes = c.Classes
+	}
+	if classes != nil && ds.Y != nil {
+		ref := &data.Dataset{Classes: classes}
+		if ds, err = align(ds, ref, ds.Dim(), ds.ZDim(), false); err != nil {
+			return fmt.Errorf("%s: %w", *dataPath, err)
+		}
+	}
+	if spec.Z == model.ZView && ds.Z == nil {
+		return fmt.Errorf("%s: %s needs the second view (z_* columns or -z)", *dataPath, spec.Name)
+	}
+	if sh, ok := fitted.(model.Shaped); ok {
+		if x, _ := sh.InputDims(); x > 0 && x != ds.Dim() && data.FormatOf(*dataPath) != "libsvm" {
+			return fmt.Errorf("%s: %d main features, the model was trained on %d", *dataPath, ds.Dim(), x)
+		}
+	}
+	e.doing = fmt.Sprintf("predicting %s with the %s model %s", *dataPath, spec.ID, *mf)
+	p, err := fitted.Predict(forPredict(spec, ds))
+	if err != nil {
+		return fmt.Errorf("%s: %w", *dataPath, err)
+	}
+	out := map[string]any{"model": spec.ID, "n": ds.Rows(), "decision": p.Decision}
+	if len(p.Labels) > 0 && ds.Tags == nil {
+		out["label_index"] = p.Labels
+		if classes != nil {
+			names := make([]string, len(p.Labels))
+			for i, l := range p.Labels {
+				if l >= 0 && l < len(classes) {
+					names[i] = classes[l]
+				}
+			}
+			out["labels"] = names
+			out["classes"] = classes
+		}
+	}
+	if p.Scores != nil {
+		out["scores"] = p.Scores
+	}
+	if p.Prob != nil {
+		out["prob"] = p.Prob
+	}
+	if p.Tags != nil {
+		out["tags"] = p.Tags
+	}
+	if p.Views != nil {
+		out["views"] = p.Views
+	}
+	m := map[string]any{}
+	if (ds.Y != nil && classes != nil) || ds.Tags != nil {
+		if err := addMetrics(m, ds, p); err == nil && len(m) > 0 {
+			if err := addViewMetrics(m, fitted, forPredict(spec, ds)); err != nil {
+				return fmt.Errorf("%s: %w", *dataPath, err)
+			}
+			out["metrics"] = m
+		}
+	}
+	e.doing = "writing the result"
+	return writeJSON(e.stdout, out)
+}
