@@ -120,4 +120,3 @@ func TestNonFiniteReportIsAnError(t *testing.T) {
 		t.Errorf("gpcplus with gamplitude = 1e4: %v", err)
 	}
 }
-
