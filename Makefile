@@ -127,6 +127,17 @@ fixtures-refs:
 bench-web: wasm
 	LUPI_BROWSER_TESTS=1 LUPI_BENCH_WEB=1 $(GO) test -count=1 -run TestBenchWeb -v ./browsertest
 	bash scripts/bench-web.sh
+## cost-table: the cost model's predicted time and memory against measurements, every model on every
+## shipped dataset it suits and on its default generated set (COST_BUDGET: largest predicted CPU
+## seconds measured; larger fits run on a sub-sample). cost-calibrate re-measures and rewrites
+## models/spec/costs.go (about an hour); cost-wasm measures the WebAssembly factor under Node.js.
+COST_BUDGET ?= 10
+cost-table:
+	$(GO) run ./scripts/cost table -budget $(COST_BUDGET)
+cost-calibrate:
+	$(GO) run ./scripts/cost calibrate -save cost-measurements.jsonl -w models/spec/costs.go
+cost-wasm:
+	$(GO) run ./scripts/cost wasm
 ## load: 10 000 requests at concurrency 64 against a local server it starts (loopback only)
 load: server wasm
 	$(GO) run ./scripts/load -start bin/lupi-server -web web -n 10000 -c 64

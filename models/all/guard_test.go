@@ -120,3 +120,22 @@ func TestNonFiniteReportIsAnError(t *testing.T) {
 		t.Errorf("gpcplus with gamplitude = 1e4: %v", err)
 	}
 }
+
+// TestMCPKNonFiniteObjective: MCPK on data whose linear kernel makes its
+// objective overflow ends in a clear error — issue 29 saw "qp: invalid
+// problem: tolerances must be > 0" (a NaN tolerance for the next step).
+func TestMCPKNonFiniteObjective(t *testing.T) {
+	ds, err := data.GenerateByName("twoview2d", 20, 0.2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds.X.Scale(1e100, ds.X)
+	ds.Z.Scale(1e100, ds.Z)
+	s, _ := model.Lookup("mcpk")
+	v := s.Defaults()
+	v["kernel"], v["zkernel"] = "linear", "linear"
+	_, err = s.Fit(context.Background(), ds, v, model.Options{})
+	if err == nil || strings.Contains(err.Error(), "qp:") || !strings.Contains(err.Error(), "non-finite objective") {
+		t.Errorf("MCPK on features near 1e100: %v", err)
+	}
+}

@@ -42,10 +42,20 @@ func child(id, src string, n int, sets map[string]string) Measurement {
 		m.Err = strings.TrimSpace(errb.String() + " " + err.Error())
 		return m
 	}
-	if err := json.Unmarshal(out.Bytes(), &m); err != nil {
+	got, err := parseMeasurement(out.Bytes())
+	if err != nil {
 		m.Err = err.Error()
+		return m
 	}
-	return m
+	return got
+}
+
+// parseMeasurement reads the JSON line a measurement prints.
+func parseMeasurement(b []byte) (Measurement, error) {
+	var m Measurement
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	err := json.Unmarshal([]byte(lines[len(lines)-1]), &m)
+	return m, err
 }
 
 // variant is a set of parameter values a model is calibrated at.
@@ -117,7 +127,7 @@ func calibrateMain(args []string) error {
 			}
 			for _, va := range variants(s) {
 				for _, src := range sources(s) {
-					for n := 100; n <= *maxN; n *= 2 {
+					for n := 50; n <= *maxN; n *= 2 {
 						m := child(s.ID, src, n, va.sets)
 						b, _ := json.Marshal(m)
 						fmt.Fprintln(sink, string(b))

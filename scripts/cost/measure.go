@@ -66,6 +66,12 @@ func measureMain(args []string) error {
 	if sc, err := data.FitScaler(ds, data.ScaleStandard); err == nil {
 		ds = sc.Apply(ds)
 	}
+	// the kernel widths the CLI and the app choose when none is given
+	zdim := 0
+	if s.Z != spec.ZNone {
+		zdim = ds.ZDim()
+	}
+	s.AdaptWidths(v, func(name string) bool { _, set := sets[name]; return !set }, ds.Dim(), zdim)
 	m := Measurement{Model: *id, Data: *src, Shape: shapeOf(ds), Params: model.Values(sets)}
 	runtime.GC()
 	debug.FreeOSMemory()
