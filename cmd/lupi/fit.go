@@ -364,7 +364,7 @@ func compatible(spec *model.Spec, ds *data.Dataset) error {
 // score predicts ds and returns its metrics (per view too for two-view
 // models) plus the report's extras.
 func score(spec *model.Spec, f model.Fitted, ds *data.Dataset, rep *model.Report) (map[string]any, error) {
-	p, err := f.Predict(forPredict(spec, ds))
+	p, err := predictChunked(f, forPredict(spec, ds))
 	if err != nil {
 		return nil, err
 	}
@@ -458,9 +458,16 @@ func viewDecisions(f model.Fitted, ds *data.Dataset) (map[string][][]float64, *m
 		if !ok {
 			return nil, nil, nil
 		}
-		v, err := mv.ViewDecisions(ds)
-		if err != nil {
-			return nil, nil, err
+		v := map[string][]float64{}
+		for lo := 0; lo < ds.Rows(); lo += viewChunk {
+			part := data.Subset(ds, seq(lo, min(lo+viewChunk, ds.Rows())))
+			pv, err := mv.ViewDecisions(part)
+			if err != nil {
+				return nil, nil, err
+			}
+			for k, d := range pv {
+				v[k] = append(v[k], d...)
+			}
 		}
 		for _, k := range []string{"A", "B"} {
 			if d, ok := v[k]; ok {
@@ -474,6 +481,24 @@ func viewDecisions(f model.Fitted, ds *data.Dataset) (map[string][][]float64, *m
 		}
 	}
 	return out, c, nil
+}
+
+// viewChunk is how many rows per-view decisions are computed for at once
+// (a kernel expansion's cross matrix is rows × support vectors).
+const viewChunk = 2048
+
+func seq(lo, hi int) []int {
+	out := make([]int, 0, hi-lo)
+	for i := lo; i < hi; i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
+// predictChunked predicts ds in chunks (model.PredictChunked), so that the
+// matrices of test rows × support vectors stay small for any file.
+func predictChunked(f model.Fitted, ds *data.Dataset) (*model.Prediction, error) {
+	return model.PredictChunked(f, ds, func() {})
 }
 
 // scaledFor applies a saved model's scaling to ds as its Predict does.

@@ -14,6 +14,7 @@ func cmdPredict(args []string, e *env) error {
 	dataPath := fs.String("data", "", "data file to score (labels optional)")
 	zPath := fs.String("z", "", "LIBSVM file with the Z block (two-view models)")
 	twoview := fs.Bool("twoview", false, "Z is a second view (the multi-view models assume it)")
+	maxMemory := fs.String("max-memory", "auto", "refuse model files whose rebuilding (a GP's posterior) needs more memory than this (e.g. 4G; 0: no limit; auto: 60% of what the machine has free)")
 	var tags tagSpec
 	fs.Var(&tags, "tags", "the label columns of a multi-label file: last:N, first:N, a,b,c or Mulan's labels.xml")
 	if err := parse(fs, args); err != nil {
@@ -22,6 +23,11 @@ func cmdPredict(args []string, e *env) error {
 	if *mf == "" || *dataPath == "" {
 		return usageError{"predict: -model-file and -data are required"}
 	}
+	budget, _, err := memoryLimit(*maxMemory)
+	if err != nil {
+		return err
+	}
+	model.MaxLoadBytes = budget
 	e.doing = "reading the model file " + *mf
 	b, err := model.ReadFile(*mf)
 	if err != nil {
@@ -64,7 +70,7 @@ func cmdPredict(args []string, e *env) error {
 		}
 	}
 	e.doing = fmt.Sprintf("predicting %s with the %s model %s", *dataPath, spec.ID, *mf)
-	p, err := fitted.Predict(forPredict(spec, ds))
+	p, err := predictChunked(fitted, forPredict(spec, ds))
 	if err != nil {
 		return fmt.Errorf("%s: %w", *dataPath, err)
 	}

@@ -344,6 +344,20 @@ func TestModelFileFindings(t *testing.T) {
 			t.Errorf("%s: Load returned %v, want an error containing %q", c.name, err, c.want)
 		}
 	}
+	// A GPC declaring 100 000 training rows (a 1 MB file): rebuilding its
+	// posterior would need n² memory; refused before.
+	var big strings.Builder
+	big.WriteString(`{"format":"lupilab-model","version":1,"model":"gpc","fitted":{"classes":["a","b"],"strategy":"binary","pos":[1],"neg":[0],"models":[{"kernel":{"log_amplitude":0,"log_lengthscale":[0]},"x":{"rows":100000,"cols":1,"data":[`)
+	for i := 0; i < 100000; i++ {
+		if i > 0 {
+			big.WriteString(",")
+		}
+		big.WriteString("0")
+	}
+	big.WriteString(`]},"site_tau":[` + strings.Repeat("1,", 99999) + `1],"alpha":[` + strings.Repeat("0,", 99999) + `0],"report":null}]}}`)
+	if _, _, err := model.Load([]byte(big.String())); err == nil || !strings.Contains(err.Error(), "rebuilding the gpc posterior of 100000 training rows needs about") {
+		t.Errorf("a GPC of 100 000 rows: %v", err)
+	}
 	// /dev/zero: refused at its first byte, at once.
 	if _, err := os.Stat("/dev/zero"); err == nil {
 		start := time.Now()
@@ -385,6 +399,10 @@ func FuzzLoadModel(f *testing.F) {
 	for _, n := range names {
 		f.Add(files[n])
 	}
+	// a small loading budget keeps each execution small (a GP file may
+	// declare thousands of rows); the limit itself is what is checked
+	defer func(old float64) { model.MaxLoadBytes = old }(model.MaxLoadBytes)
+	model.MaxLoadBytes = 64 << 20
 	f.Fuzz(func(t *testing.T, b []byte) {
 		s, fitted, err := model.Load(b)
 		if err != nil {

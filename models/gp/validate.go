@@ -65,6 +65,11 @@ func (g *GPC) validate(id string, k seKernel) error {
 	if err := checkSE(id+": the kernel", k, d); err != nil {
 		return err
 	}
+	// the kernel matrix, B = I + S̃^½KS̃^½ and its factor, and (negative
+	// sites) two more n×n matrices
+	if err := model.CheckLoadBytes(fmt.Sprintf("the %s posterior of %d training rows", id, n), 5*8*float64(n)*float64(n)); err != nil {
+		return fmt.Errorf("%s: %w", id, err)
+	}
 	sites := len(g.SiteTau)
 	if g.SiteTau == nil {
 		sites = len(g.SqrtTau)

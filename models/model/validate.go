@@ -29,6 +29,23 @@ import (
 // values at the ~12 characters a saved float64 takes).
 const MaxFileBytes = 256 << 20
 
+// MaxLoadBytes bounds the memory a loader may spend rebuilding what a saved
+// model does not store: a GP's posterior is refactorised from its n
+// training rows (n×n matrices), so a file declaring a million rows would
+// otherwise exhaust any machine. A file that needs more is refused with
+// CheckLoadBytes's error. The CLI sets it from predict's -max-memory; the
+// app may set its own budget before loading.
+var MaxLoadBytes float64 = 2 << 30
+
+// CheckLoadBytes returns an error when rebuilding what (e.g. "the GPC
+// posterior of 50000 training rows") needs more than MaxLoadBytes.
+func CheckLoadBytes(what string, bytes float64) error {
+	if MaxLoadBytes > 0 && bytes > MaxLoadBytes {
+		return fmt.Errorf("rebuilding %s needs about %.1f GB, more than the %.1f GB allowed for loading a model", what, bytes/(1<<30), MaxLoadBytes/(1<<30))
+	}
+	return nil
+}
+
 // ReadModel reads a saved model from r, at most MaxFileBytes, and stops at
 // once when what it reads cannot start a JSON object (`lupi predict
 // -model-file /dev/zero` fails on the first byte).
