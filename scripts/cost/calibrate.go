@@ -297,13 +297,14 @@ func fitCost(s *model.Spec, va variant, obs []Measurement, report io.Writer) *sp
 		A.SetRow(i, []float64{w, w * r.m * r.D, w * q})
 		b[i] = r.bytes * w
 	}
-	x, _ := nnls(A, b)
+	x, memErr := nnls(A, b)
 	c.B0, c.B1, c.B2 = x[0], x[1], x[2]
 	name := s.ID
 	if va.name != "" {
 		name += " (" + va.name + ")"
 	}
-	fmt.Fprintf(report, "%s: %d fits; time P=%.1f rms relative error %.2f\n", name, len(rows), c.P, math.Sqrt(bestErr/float64(len(rows))))
+	fmt.Fprintf(report, "%s: %d fits; time P=%.1f, rms relative error %.2f; memory rms relative error %.2f (8 MB floor)\n",
+		name, len(rows), c.P, math.Sqrt(bestErr/float64(len(rows))), math.Sqrt(memErr/float64(len(rows))))
 	return c
 }
 

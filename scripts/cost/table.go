@@ -62,12 +62,12 @@ func tableMain(args []string) error {
 		return err
 	}
 	type row struct {
-		id, data         string
-		n, N, tasks      int
-		pred             spec.Estimate
-		predFull         spec.Estimate
-		secs, bytes, rat float64
-		err              string
+		id, data    string
+		n, N, tasks int
+		pred        spec.Estimate
+		predFull    spec.Estimate
+		secs, bytes float64
+		err         string
 	}
 	var rows []row
 	for _, s := range model.All() {
