@@ -117,7 +117,15 @@ func TestMemoryGuard(t *testing.T) {
 			t.Errorf("%s: refused after %v", id, d) // generous: reading 40 000 rows and one estimate
 		}
 	}
-	oneLine(t, []string{"fit", "-model", "gpc", "-train", big}, exitFailed, "GPC (EP) on 40000 rows", "raise -max-memory (the limit is")
+	// under the default limit (the machine's free memory): MCPK's KKT
+	// systems on 40 000 rows need terabytes, more than any machine has
+	var b strings.Builder
+	b.WriteString("x1,x2,z_1,y\n")
+	for i := 0; i < 40000; i++ {
+		fmt.Fprintf(&b, "%d,%d,%d,%d\n", i%7, i%11, i%13, i%2)
+	}
+	views := writeFile(t, dir, "views.csv", b.String())
+	oneLine(t, []string{"fit", "-model", "mcpk", "-train", views}, exitFailed, "MCPK on 40000 rows", "TB of memory", "raise -max-memory (the limit is")
 	oneLine(t, []string{"fit", "-model", "gpc", "-train", big, "-max-memory", "lots"}, exitUsage, "-max-memory")
 	for in, want := range map[string]float64{"4G": 4 << 30, "512M": 512 << 20, "1.5GiB": 1.5 * (1 << 30), "2gb": 2 << 30, "100k": 100 << 10, "123": 123, "0": 0} {
 		if got, err := parseSize(in); err != nil || got != want {
