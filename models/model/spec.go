@@ -200,8 +200,8 @@ func checkMagnitude(meta *spec.Spec, ds *data.Dataset) error {
 		limit := maxMagnitude / math.Sqrt(float64(c))
 		for i := 0; i < r; i++ {
 			for j, v := range b.m.RawRowView(i)[:c] {
-				if !(math.Abs(v) > limit) {
-					continue // NaN is the data check's to report
+				if math.IsInf(v, 0) || !(math.Abs(v) > limit) {
+					continue // NaN and ±Inf are the data check's to report
 				}
 				col := fmt.Sprintf("column %d", j+1)
 				if j < len(b.names) {
