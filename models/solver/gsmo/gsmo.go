@@ -136,7 +136,7 @@ func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	}
 	cfg := decomp.Config{MaxIter: opt.MaxIter, Progress: opt.Progress, ProgressEvery: 256}
 	if opt.Polish {
-		cfg.Polish = decomp.NewPolisher(decomp.PolishOptions{Eqs: 2, MinFace: 3, MaxFace: polishMaxFree, Widen: !opt.noWiden})
+		cfg.Polish = decomp.NewPolisher(decomp.PolishOptions{Eqs: 2, MinFace: 3, MaxFace: polishMaxFree, Widen: !opt.noWiden, ExactSteps: true})
 		defer cfg.Polish.Release()
 		s.base = max(n, 200)
 		s.gap, s.mult = s.base, 1
