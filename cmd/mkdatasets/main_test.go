@@ -8,11 +8,19 @@ import (
 )
 
 // TestReproducible re-runs the generator and compares every output with the
-// committed file in web/datasets byte for byte.
+// committed file in web/datasets byte for byte. Its sources are files of
+// Debian packages that make deps installs; a missing one fails the test
+// (naming the package) rather than skipping it.
 func TestReproducible(t *testing.T) {
-	for _, p := range []string{DefaultSources.Breast, DefaultSources.Digits, DefaultSources.SegmentChallenge, DefaultSources.SegmentTest} {
-		if _, err := os.Stat(p); err != nil {
-			t.Skipf("source %s is missing (install Debian packages python3-sklearn and weka): %v", p, err)
+	for _, src := range []struct{ path, pkg string }{
+		{DefaultSources.Breast, "python3-sklearn"},
+		{DefaultSources.Digits, "python3-sklearn"},
+		{DefaultSources.SegmentChallenge, "weka"},
+		{DefaultSources.SegmentTest, "weka"},
+	} {
+		if _, err := os.Stat(src.path); err != nil {
+			t.Fatalf("source %s is missing: install the Debian package %s (make deps does); "+
+				"if it is installed, check that dpkg does not exclude the path (path-exclude in /etc/dpkg/dpkg.cfg.d): %v", src.path, src.pkg, err)
 		}
 	}
 	files, err := Build(DefaultSources)
