@@ -3,10 +3,12 @@ package joint
 import (
 	"bufio"
 	"context"
+	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -19,15 +21,24 @@ import (
 	"lupilab/models/svm"
 )
 
+// Sizes of the benchmark data, as test flags (go test -bench . ./models/joint
+// -args -joint.n=1000): scripts/bench-joint.sh passes them.
+var (
+	benchN       = flag.Int("joint.n", 2000, "benchmark data: rows")
+	benchD       = flag.Int("joint.d", 16, "benchmark data: features")
+	benchT       = flag.Int("joint.t", 10, "benchmark data: tags")
+	benchShipped = flag.String("joint.shipped", "", "benchmark on the shipped digits-tags set in this directory (web/datasets) instead")
+)
+
 // Benchmark data: n rows of d standard-normal features and T tags, each tag a
 // thresholded random projection plus noise, with co-occurrence (tag j+1 often
-// follows tag j), about 2-3 tags per row. Sizes from BENCH_N, BENCH_D,
-// BENCH_T (defaults 2000, 16, 10). With BENCH_SHIPPED=DIR the shipped
+// follows tag j), about 2-3 tags per row. Sizes from -joint.n, -joint.d,
+// -joint.t (defaults 2000, 16, 10). With -joint.shipped=DIR the shipped
 // digits-tags set in DIR (web/datasets) is used instead, pixels scaled to
 // [0, 1].
 func benchData(b testing.TB) (X, tags *mat.Dense) {
-	if dir := os.Getenv("BENCH_SHIPPED"); dir != "" {
-		ds, err := data.LoadShipped(dir, "digits-tags")
+	if *benchShipped != "" {
+		ds, err := data.LoadShipped(*benchShipped, "digits-tags")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -35,13 +46,10 @@ func benchData(b testing.TB) (X, tags *mat.Dense) {
 		X.Scale(1.0/16, X)
 		return X, ds.Tags
 	}
-	env := func(name string, def int) int {
-		if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
-			return v
-		}
-		return def
+	n, d, T := *benchN, *benchD, *benchT
+	if n < 2 || d < 1 || T < 1 {
+		b.Fatalf("benchmark data of %d rows, %d features, %d tags", n, d, T)
 	}
-	n, d, T := env("BENCH_N", 2000), env("BENCH_D", 16), env("BENCH_T", 10)
 	rng := rand.New(rand.NewPCG(42, 7))
 	W := make([][]float64, T)
 	for j := range W {
@@ -168,21 +176,54 @@ func BenchmarkIndepPredict(b *testing.B) {
 	}
 }
 
-// TestDumpBenchData writes the benchmark data as LIBSVM files (one per tag)
-// into $BENCH_DUMP so that scripts/bench-joint.sh can time LIBSVM's
-// svm-train on the same problems. Skipped unless BENCH_DUMP is set.
-func TestDumpBenchData(t *testing.T) {
-	dir := os.Getenv("BENCH_DUMP")
-	if dir == "" {
-		t.Skip("BENCH_DUMP not set")
+// BenchmarkLIBSVMSingleTag times LIBSVM's svm-train (Debian libsvm-tools)
+// on the first tag of the benchmark data, with BenchmarkSingleTagSVM's
+// settings (RBF γ = 1/d, C = 1, eps = 1e-3, shrinking): the outside
+// reference, timed as a whole process (start, reading the file, training,
+// writing the model).
+func BenchmarkLIBSVMSingleTag(b *testing.B) { benchLIBSVM(b, 1) }
+
+// BenchmarkLIBSVMIndep times svm-train once per tag: LIBSVM's counterpart of
+// BenchmarkIndepTrain.
+func BenchmarkLIBSVMIndep(b *testing.B) { benchLIBSVM(b, 0) }
+
+// benchLIBSVM writes the benchmark data as LIBSVM files, one per tag, and
+// times svm-train on the first tags of them (all when tags is 0).
+func benchLIBSVM(b *testing.B, tags int) {
+	trainer, err := exec.LookPath("svm-train")
+	if err != nil {
+		b.Fatalf("svm-train not found (Debian libsvm-tools; make deps installs it): %v", err)
 	}
-	X, tags := benchData(t)
+	X, Tags := benchData(b)
+	_, d := X.Dims()
+	files := writeLIBSVMTags(b, b.TempDir(), X, Tags)
+	if tags > 0 {
+		files = files[:tags]
+	}
+	gamma := strconv.FormatFloat(benchKernel(d).Gamma, 'g', -1, 64)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, f := range files {
+			cmd := exec.Command(trainer, "-q", "-s", "0", "-t", "2", "-g", gamma, "-c", strconv.Itoa(benchC), "-e", "0.001", "-h", "1", f, f+".model")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				b.Fatalf("svm-train %s: %v\n%s", f, err, out)
+			}
+		}
+	}
+	b.ReportMetric(float64(len(files)), "tags")
+}
+
+// writeLIBSVMTags writes one LIBSVM file per tag (labels ±1, every feature)
+// into dir and returns their paths.
+func writeLIBSVMTags(b *testing.B, dir string, X, tags *mat.Dense) []string {
 	n, d := X.Dims()
 	_, T := tags.Dims()
+	var paths []string
 	for j := 0; j < T; j++ {
-		f, err := os.Create(filepath.Join(dir, fmt.Sprintf("tag%d.libsvm", j)))
+		path := filepath.Join(dir, fmt.Sprintf("tag%d.libsvm", j))
+		f, err := os.Create(path)
 		if err != nil {
-			t.Fatal(err)
+			b.Fatal(err)
 		}
 		w := bufio.NewWriter(f)
 		for i := 0; i < n; i++ {
@@ -197,11 +238,12 @@ func TestDumpBenchData(t *testing.T) {
 			fmt.Fprintln(w)
 		}
 		if err := w.Flush(); err != nil {
-			t.Fatal(err)
+			b.Fatal(err)
 		}
-		f.Close()
+		if err := f.Close(); err != nil {
+			b.Fatal(err)
+		}
+		paths = append(paths, path)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "params"), fmt.Appendf(nil, "T=%d\nGAMMA=%.17g\nC=%d\n", T, 1/float64(d), benchC), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	return paths
 }

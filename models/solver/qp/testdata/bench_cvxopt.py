@@ -1,17 +1,31 @@
 #!/usr/bin/python3
-"""Times cvxopt.solvers.qp on the problems written by TestBenchDump and prints
-a side-by-side table with the Go solver's times (ratio = Go / cvxopt), both
-as wall time and as process CPU time (the latter is less disturbed by other
-load on a shared machine; both sides may use several threads).
+"""Times cvxopt.solvers.qp on the problems that BenchmarkSVMLike writes
+(go test -bench SVMLike -args -qp.dump=DIR) and prints a side-by-side table with
+the Go solver's times (ratio = Go / cvxopt), both as wall time and as process
+CPU time (the latter is less disturbed by other load on a shared machine; both
+sides may use several threads). The Go times are the lowest over the runs of
+the benchmark output in DIR/go.txt, cvxopt's the lowest of three solves.
 Usage: /usr/bin/python3 bench_cvxopt.py DIR   (see bench_vs_cvxopt.sh)."""
+import glob
 import json
+import re
 import sys
 import time
 
 import numpy as np
 from cvxopt import matrix, solvers, spmatrix
 
-recs = json.load(open(sys.argv[1] + '/qp_bench.json'))
+# Lowest wall and CPU seconds per n over the benchmark's runs.
+go = {}
+for line in open(sys.argv[1] + '/go.txt'):
+    m = re.match(r'BenchmarkSVMLike/n=(\d+)\S*\s+\d+\s+([\d.]+) ns/op(?:\s+([\d.]+) cpu-s/op)?', line)
+    if m:
+        n, wall, cpu = int(m.group(1)), float(m.group(2)) / 1e9, float(m.group(3) or 0)
+        w, c = go.get(n, (wall, cpu))
+        go[n] = (min(w, wall), min(c, cpu))
+recs = sorted((json.load(open(f)) for f in glob.glob(sys.argv[1] + '/svmlike_n=*.json')), key=lambda r: r['n'])
+for r in recs:
+    r['go_seconds'], r['go_cpu_seconds'] = go[r['n']]
 solvers.options.update(dict(show_progress=False, abstol=1e-8, reltol=1e-8, feastol=1e-8))
 print('%6s %10s %10s %8s %10s %10s %8s %6s %6s %12s' % ('n', 'go [s]', 'cvxopt [s]', 'go/cvx', 'go cpu', 'cvx cpu', 'go/cvx', 'go it', 'cvx it', 'rel obj diff'))
 for r in recs:
