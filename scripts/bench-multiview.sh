@@ -26,11 +26,12 @@ fi
 echo
 
 echo "== Go: one fit per model and task (go test -bench BenchmarkFit ./models/multiview)"
-go test -run '^$' -bench BenchmarkFit -benchtime 1x ./models/multiview | tee "$tmp/go.txt" | grep -E '^Benchmark|^ok'
+set -- -mv.export="$tmp"
+if [ -n "${MV_BENCH_PER_CLASS:-}" ]; then set -- "$@" -mv.perclass="$MV_BENCH_PER_CLASS"; fi
+go test -run '^$' -bench BenchmarkFit -benchtime 1x ./models/multiview -args "$@" | tee "$tmp/go.txt" | grep -E '^Benchmark|^ok'
 
 echo
 echo "== Reference: SVM-2K dual by cvxopt (Python) on the same tasks; libsvm SVC on view A"
-MV_BENCH_EXPORT="$tmp" go test -count=1 -run TestExportBenchTask ./models/multiview >/dev/null
 /usr/bin/python3 models/multiview/testdata/svm2k_cvxopt.py "$tmp" > "$tmp/ref.txt"
 
 echo

@@ -2,11 +2,13 @@ package multiview
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"lupilab/models/data"
@@ -24,7 +26,7 @@ func benchTask(tb testing.TB, dataset, neg, pos string, perClass int) *data.Data
 	tb.Helper()
 	ds, err := data.LoadShipped(filepath.Join("..", "..", "web", "datasets"), dataset)
 	if err != nil {
-		tb.Skipf("shipped data unavailable: %v", err)
+		tb.Fatalf("shipped data unavailable: %v", err)
 	}
 	t, err := data.OneVsOne(ds, neg, pos)
 	if err != nil {
@@ -54,29 +56,43 @@ func benchValues(ds *data.Dataset) model.Values {
 	return model.Values{"kernel": "rbf", "zkernel": "rbf", "gamma": g, "zgamma": g}
 }
 
+// Test flags of the benchmarks (go test -bench Fit ./models/multiview -args
+// -mv.perclass=100 -mv.export=DIR), passed by scripts/bench-multiview.sh.
+var (
+	benchPerClassFlag = flag.Int("mv.perclass", 0, "BenchmarkFit: rows per class of each task (default 25, 50 and 100)")
+	benchExport       = flag.String("mv.export", "", "BenchmarkFit writes each SVM-2K task it times, with its objective, to this directory")
+)
+
 func benchPerClass() []int {
-	if s := os.Getenv("MV_BENCH_PER_CLASS"); s != "" {
-		if n, err := strconv.Atoi(s); err == nil && n > 1 {
-			return []int{n}
-		}
+	if n := *benchPerClassFlag; n > 1 {
+		return []int{n}
 	}
 	return []int{25, 50, 100}
 }
 
 // BenchmarkFit times one fit (both QPs / all convex–concave steps) of each
-// model per task size.
+// model per task size. With -mv.export=DIR it writes each task SVM-2K
+// solved (scaled views, labels) with gamma and its dual objective as
+// DIR/<task>.csv, for the side-by-side cvxopt reference in
+// scripts/bench-multiview.sh.
 func BenchmarkFit(b *testing.B) {
 	for _, task := range benchTasks {
 		for _, pc := range benchPerClass() {
 			ds := benchTask(b, task.dataset, task.neg, task.pos, pc)
 			v := benchValues(ds)
+			name := fmt.Sprintf("%s_%s-vs-%s/n=%d", task.dataset, task.neg, task.pos, 2*pc)
 			for _, id := range ids {
 				spec, _ := model.Lookup(id)
-				b.Run(fmt.Sprintf("%s/%s_%s-vs-%s/n=%d", id, task.dataset, task.neg, task.pos, 2*pc), func(b *testing.B) {
+				b.Run(id+"/"+name, func(b *testing.B) {
+					var f model.Fitted
 					for i := 0; i < b.N; i++ {
-						if _, err := spec.Fit(context.Background(), ds, v, model.Options{}); err != nil {
+						var err error
+						if f, err = spec.Fit(context.Background(), ds, v, model.Options{}); err != nil {
 							b.Fatal(err)
 						}
+					}
+					if id == "svm2k" && *benchExport != "" {
+						exportTask(b, filepath.Join(*benchExport, strings.Replace(name, "/", "_", 1)+".csv"), ds, v, f)
 					}
 				})
 			}
@@ -84,35 +100,18 @@ func BenchmarkFit(b *testing.B) {
 	}
 }
 
-// TestExportBenchTask writes the benchmark tasks (scaled views, labels,
-// gamma, and SVM-2K's dual objective from our fit) for the side-by-side
-// reference in scripts/bench-multiview.sh. It runs only when
-// MV_BENCH_EXPORT names an output directory.
-func TestExportBenchTask(t *testing.T) {
-	dir := os.Getenv("MV_BENCH_EXPORT")
-	if dir == "" {
-		t.Skip("set MV_BENCH_EXPORT=DIR to export the benchmark tasks")
+// exportTask writes a task as CSV after a header line with gamma and our
+// SVM-2K dual objective (C = C_B = D = 1, ε = 0).
+func exportTask(b *testing.B, path string, ds *data.Dataset, v model.Values, f model.Fitted) {
+	out, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
 	}
-	for _, task := range benchTasks {
-		for _, pc := range benchPerClass() {
-			ds := benchTask(t, task.dataset, task.neg, task.pos, pc)
-			v := benchValues(ds)
-			spec, _ := model.Lookup("svm2k")
-			f, err := spec.Fit(context.Background(), ds, v, model.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			name := fmt.Sprintf("%s_%s-vs-%s_n=%d", task.dataset, task.neg, task.pos, 2*pc)
-			out, err := os.Create(filepath.Join(dir, name+".csv"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			// Header line: gamma and our SVM-2K dual objective (C = C_B = D = 1, ε = 0).
-			fmt.Fprintf(out, "# gamma=%s obj=%.12g\n", v["gamma"], f.Report().Objective)
-			if err := data.WriteCSV(out, ds); err != nil {
-				t.Fatal(err)
-			}
-			out.Close()
-		}
+	fmt.Fprintf(out, "# gamma=%s obj=%.12g\n", v["gamma"], f.Report().Objective)
+	if err := data.WriteCSV(out, ds); err != nil {
+		b.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		b.Fatal(err)
 	}
 }

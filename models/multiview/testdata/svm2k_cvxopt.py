@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Side-by-side reference for scripts/bench-multiview.sh (run with /usr/bin/python3).
 
-For each task CSV exported by TestExportBenchTask (MV_BENCH_EXPORT=DIR), solve
+For each task CSV that BenchmarkFit writes (go test -bench Fit -args -mv.export=DIR), solve
 SVM-2K's dual (Farquhar et al. 2005, ε = 0, C_A = C_B = D = 1, RBF with the
 exported gamma on both views) with cvxopt's interior-point QP, independently
 of our Go code, and time it; also time scikit-learn's SVC (libsvm) on view A
