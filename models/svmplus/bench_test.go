@@ -2,10 +2,10 @@ package svmplus
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -23,23 +23,30 @@ import (
 	"lupilab/models/solver/qp"
 )
 
-// benchData makes a LUPI problem: a latent u ∈ R¹⁰ (env LUPI_BENCH_K changes
-// the dimension) decides the label, X
-// sees u through a random map with heavy noise (d = 20, noise 1; env
-// LUPI_BENCH_D and LUPI_BENCH_XNOISE change them), Z through another with
-// light noise (s = 30; env LUPI_BENCH_S changes it).
+// Test flags of the benchmarks (go test -bench Table ./models/svmplus -args
+// -svmplus.n=250,500 -svmplus.zkernel=rbf), passed by scripts/bench-svmplus.sh.
+var (
+	flagK       = flag.Int("svmplus.k", 10, "benchmark data: latent dimension that decides the label")
+	flagD       = flag.Int("svmplus.d", 20, "benchmark data: dimension of X")
+	flagXNoise  = flag.Float64("svmplus.xnoise", 1, "benchmark data: noise on X")
+	flagS       = flag.Int("svmplus.s", 30, "benchmark data: privileged dimension (zgamma = 1/s)")
+	flagN       = flag.String("svmplus.n", "250,500,1000,2000,4000", "BenchmarkTable: sizes")
+	flagZKernel = flag.String("svmplus.zkernel", "linear", "BenchmarkTable: privileged kernel (linear or rbf)")
+	flagC       = flag.String("svmplus.C", "1", "BenchmarkTable: C")
+	flagLambda  = flag.String("svmplus.lambda", "1", "BenchmarkTable: λ")
+	flagLimit   = flag.Float64("svmplus.limit", 300, "BenchmarkTable: wall-clock limit per SVM1+ fit in seconds")
+	flagQDense  = flag.Bool("svmplus.qdense", false, "BenchmarkTable: exact dense Qλ only (no pivoted-Cholesky low-rank Qλ)")
+	flagQRows   = flag.Bool("svmplus.qrows", false, "BenchmarkTable: serve a low-rank Qλ by rows from its factor whatever its rank")
+	flagQPMaxN  = flag.Int("svmplus.qpmaxn", 0, "BenchmarkTable: also solve SVM1+ by the dense interior-point QP up to this n")
+)
+
+// benchData makes a LUPI problem: a latent u ∈ R¹⁰ (-svmplus.k changes the
+// dimension) decides the label, X sees u through a random map with heavy
+// noise (d = 20, noise 1; -svmplus.d and -svmplus.xnoise change them), Z
+// through another with light noise (s = 30; -svmplus.s changes it).
 func benchData(n int, seed uint64) *data.Dataset {
 	r := rand.New(rand.NewPCG(seed, 99))
-	k, d, xnoise, s := 10, 20, 1.0, benchS()
-	if v, err := strconv.Atoi(os.Getenv("LUPI_BENCH_K")); err == nil && v > 0 {
-		k = v
-	}
-	if v, err := strconv.Atoi(os.Getenv("LUPI_BENCH_D")); err == nil && v > 0 {
-		d = v
-	}
-	if v, err := strconv.ParseFloat(os.Getenv("LUPI_BENCH_XNOISE"), 64); err == nil && v >= 0 {
-		xnoise = v
-	}
+	k, d, xnoise, s := *flagK, *flagD, *flagXNoise, benchS()
 	w := make([]float64, k)
 	for i := range w {
 		w[i] = r.NormFloat64()
@@ -114,139 +121,128 @@ func timeFitWith(ctx context.Context, id string, fit model.FitFunc, ds *data.Dat
 	return secs, f.Report(), nil
 }
 
-// TestBenchTable prints SVM2+ training time against the SVM and SVM1+ for
-// growing n. It runs only with LUPI_BENCH_SVMPLUS=1 (scripts/bench-svmplus.sh);
-// timings are printed, never asserted. LUPI_BENCH_N overrides the sizes,
-// LUPI_BENCH_ZKERNEL the privileged kernel (linear or rbf), LUPI_BENCH_LIMIT
-// the per-fit time limit in seconds (default 300), LUPI_BENCH_S the
-// privileged dimension (default 30; zgamma = 1/s), LUPI_BENCH_QDENSE=1 forces
-// the exact dense Qλ (no pivoted Cholesky: the "before" of the low-rank path),
-// LUPI_BENCH_QROWS=1 serves a low-rank Qλ by rows from its factor whatever
-// its rank (instead of keeping the rows it computes from rank
+// BenchmarkTable times SVM2+ against the SVM and SVM1+ for growing n
+// (process CPU seconds per fit, cpu-s/op; binary problems from benchData,
+// standardised), one sub-benchmark per size and model: svm, svm2plus,
+// svm1plus (stopped at the -svmplus.limit wall clock: stopped = 1), floor
+// (what any exact eq (5) costs for a numerically full-rank K̃: K̃ and one
+// Cholesky) for an RBF privileged kernel, and svm1plus-qp (dual (2) by the dense interior-point
+// QP, as the paper timed SVM1+ with MOSEK) up to -svmplus.qpmaxn.
+// scripts/bench-svmplus.sh prints the table and ratios from them.
+// -svmplus.qdense forces the exact dense Qλ (the "before" of the low-rank
+// path), -svmplus.qrows serves a low-rank Qλ by rows from its factor
+// whatever its rank (instead of keeping the rows it computes from rank
 // qlamOptions.keepRowsFrom on).
-func TestBenchTable(t *testing.T) {
-	if os.Getenv("LUPI_BENCH_SVMPLUS") == "" {
-		t.Skip("set LUPI_BENCH_SVMPLUS=1 (scripts/bench-svmplus.sh)")
-	}
-	sizes := []int{250, 500, 1000, 2000, 4000}
-	if s := os.Getenv("LUPI_BENCH_N"); s != "" {
-		sizes = nil
-		for _, f := range strings.Split(s, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil {
-				t.Fatal(err)
-			}
-			sizes = append(sizes, n)
+func BenchmarkTable(b *testing.B) {
+	var sizes []int
+	for _, f := range strings.Split(*flagN, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			b.Fatal(err)
 		}
+		sizes = append(sizes, n)
 	}
-	zk := os.Getenv("LUPI_BENCH_ZKERNEL")
-	if zk == "" {
-		zk = "linear"
-	}
-	limit := 300.0
-	if s := os.Getenv("LUPI_BENCH_LIMIT"); s != "" {
-		limit, _ = strconv.ParseFloat(s, 64)
-	}
-	C, lam := os.Getenv("LUPI_BENCH_C"), os.Getenv("LUPI_BENCH_LAMBDA")
-	if C == "" {
-		C = "1"
-	}
-	if lam == "" {
-		lam = "1"
+	zk, C, lam := *flagZKernel, *flagC, *flagLambda
+	cf, err1 := strconv.ParseFloat(C, 64)
+	lf, err2 := strconv.ParseFloat(lam, 64)
+	if err1 != nil || err2 != nil {
+		b.Fatalf("-svmplus.C %q, -svmplus.lambda %q: not numbers", C, lam)
 	}
 	qo := defaultQlamOptions()
-	if os.Getenv("LUPI_BENCH_QROWS") == "1" {
+	if *flagQRows {
 		qo.keepRowsFrom = math.MaxInt
 	}
-	if os.Getenv("LUPI_BENCH_QDENSE") == "1" {
+	if *flagQDense {
 		qo.lowRankCap = 0
 	}
 	fit2, _ := model.WrapBinary("svm2plus", func(ctx context.Context, train *data.Dataset, y []float64, v model.Values, opt model.Options) (model.BinaryModel, error) {
 		return fitSVM2PlusWith(ctx, train, y, v, opt, qo)
 	}, loadBinary)
-	fmt.Printf("SVM2+ vs SVM vs SVM1+ (binary, process CPU seconds): latent k = %s, d = %s, X noise %s, s = %d, linear kernel on X, %s kernel on Z (zgamma = 1/%d), C = %s, λ = %s, eps = 1e-3, low-rank Qλ %v\n",
-		os.Getenv("LUPI_BENCH_K"), os.Getenv("LUPI_BENCH_D"), os.Getenv("LUPI_BENCH_XNOISE"), benchS(), zk, benchS(), C, lam, qo.lowRankCap > 0)
-	fmt.Printf("%6s %10s %10s %10s %12s %12s  %s\n", "n", "SVM (s)", "SVM2+ (s)", "SVM1+ (s)", "SVM2+/SVM", "SVM1+/SVM2+", "notes")
+	kz := kernel.Kernel{Kind: kernel.Linear}
+	if zk == "rbf" {
+		kz = kernel.Kernel{Kind: kernel.RBF, Gamma: 1 / float64(benchS())}
+	}
 	for _, n := range sizes {
 		ds := benchData(n, uint64(n))
 		sc, _ := data.FitScaler(ds, "standard")
 		ds = sc.Apply(ds)
 		common := model.Values{"C": C, "kernel": "linear"}
 		plus := model.Values{"C": C, "lambda": lam, "kernel": "linear", "zkernel": zk, "zgamma": strconv.FormatFloat(1/float64(benchS()), 'g', -1, 64)}
-		// Warm up once (page faults, lazy init), then take the best of a few
-		// runs for the fast models.
-		best := func(id string, v model.Values, reps int) (float64, *model.Report, error) {
-			b := math.Inf(1)
-			var rep *model.Report
-			var fit model.FitFunc
-			if id == "svm2plus" {
-				fit = fit2
-			}
-			for r := 0; r < reps; r++ {
-				s, rp, err := timeFitWith(context.Background(), id, fit, ds, v)
-				if err != nil {
-					return 0, nil, err
+		for _, c := range []struct {
+			id  string
+			fit model.FitFunc
+			v   model.Values
+		}{{"svm", nil, common}, {"svm2plus", fit2, plus}, {"svm1plus", nil, plus}} {
+			b.Run(fmt.Sprintf("n=%d/%s", n, c.id), func(b *testing.B) {
+				var cpu float64
+				var rep *model.Report
+				for i := 0; i < b.N; i++ {
+					ctx, cancel := context.WithTimeout(context.Background(), time.Duration(*flagLimit*float64(time.Second)))
+					s, r, err := timeFitWith(ctx, c.id, c.fit, ds, c.v)
+					cancel()
+					cpu += s
+					if err != nil && c.id == "svm1plus" && ctx.Err() != nil {
+						b.ReportMetric(1, "stopped") // CPU seconds spent before the wall-clock limit
+						break
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+					rep = r
 				}
-				if s < b {
-					b, rep = s, rp
+				b.ReportMetric(cpu/float64(b.N), "cpu-s/op")
+				if rep == nil {
+					return
 				}
-			}
-			return b, rep, nil
+				b.ReportMetric(float64(rep.Iterations), "it")
+				b.ReportMetric(float64(rep.NSupport), "SVs")
+				b.ReportMetric(boolMetric(len(rep.Warnings) > 0), "degenerate") // the w = 0 optimum
+				if c.id != "svm" {
+					b.ReportMetric(rep.Extras["polishes"], "polishes")
+				}
+				if c.id == "svm2plus" {
+					b.ReportMetric(rep.Extras["w_norm2"], "w²")
+					b.ReportMetric(rep.Extras["qlambda_seconds"], "qλ-s")
+					if k, ok := rep.Extras["qlambda_rank"]; ok {
+						b.ReportMetric(k, "rank")
+					}
+				}
+			})
 		}
-		reps := 3
-		if n >= 2000 {
-			reps = 2
+		if zk == "rbf" {
+			b.Run(fmt.Sprintf("n=%d/floor", n), func(b *testing.B) {
+				var tg, tc float64
+				for i := 0; i < b.N; i++ {
+					tg, tc = qlambdaFloor(ds.Z, kz, lf/cf)
+				}
+				b.ReportMetric(tg, "gram-cpu-s")
+				b.ReportMetric(tc, "chol-cpu-s")
+				b.ReportMetric(tg+tc, "cpu-s/op")
+			})
 		}
-		tSVM, rs, err := best("svm", common, reps)
-		if err != nil {
-			t.Fatal(err)
+		if n <= *flagQPMaxN {
+			b.Run(fmt.Sprintf("n=%d/svm1plus-qp", n), func(b *testing.B) {
+				var cpu float64
+				it := 0
+				for i := 0; i < b.N; i++ {
+					s, k, err := svm1plusByQP(ds, kz, cf, lf)
+					if err != nil {
+						b.Fatalf("SVM1+ by the dense IPM QP: %v", err)
+					}
+					cpu, it = cpu+s, k
+				}
+				b.ReportMetric(cpu/float64(b.N), "cpu-s/op")
+				b.ReportMetric(float64(it), "it")
+			})
 		}
-		t2, r2, err := best("svm2plus", plus, reps)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// The limit is wall clock (a context deadline).
-		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(limit*float64(time.Second)))
-		t1, r1, err := timeFit(ctx, "svm1plus", ds, plus)
-		cancel()
-		note := fmt.Sprintf("SVM %d it, %d SV; SVM2+ %d it, %d polishes, %d SV, ‖w‖² %.2g (Qλ %.2g s wall, rank %s); ", rs.Iterations, rs.NSupport, r2.Iterations, int(r2.Extras["polishes"]), r2.NSupport, r2.Extras["w_norm2"], r2.Extras["qlambda_seconds"], rankNote(r2))
-		if len(r2.Warnings) > 0 {
-			note += "SVM2+ DEGENERATE (w = 0); "
-		}
-		if rankNote(r2) == "dense" {
-			cf, _ := strconv.ParseFloat(C, 64)
-			lf, _ := strconv.ParseFloat(lam, 64)
-			tg, tc := qlambdaFloor(ds.Z, kernel.Kernel{Kind: kernel.RBF, Gamma: 1 / float64(benchS())}, lf/cf)
-			note += fmt.Sprintf("floor of an exact eq (5): K̃ %.2g s + Cholesky of λ/C·I + K̃ %.2g s = %.3g× SVM; ", tg, tc, (tg+tc)/tSVM)
-		}
-		s1 := fmt.Sprintf("%10.4g", t1)
-		ratio := fmt.Sprintf("%12.3g", t1/t2)
-		if err != nil {
-			s1 = fmt.Sprintf(">%9.4g", t1) // CPU seconds spent before the wall-clock limit
-			ratio = fmt.Sprintf(">%11.3g", t1/t2)
-			note += fmt.Sprintf("SVM1+ stopped at the %g s wall-clock limit", limit)
-		} else {
-			note += fmt.Sprintf("SVM1+ %d it, %d polishes", r1.Iterations, int(r1.Extras["polishes"]))
-			if len(r1.Warnings) > 0 {
-				note += " (SVM1+ DEGENERATE: w = 0)"
-			}
-		}
-		if maxQP, _ := strconv.Atoi(os.Getenv("LUPI_BENCH_QP_MAXN")); n <= maxQP {
-			kz := kernel.Kernel{Kind: kernel.Linear}
-			if zk == "rbf" {
-				kz = kernel.Kernel{Kind: kernel.RBF, Gamma: 1 / float64(benchS())}
-			}
-			cf, _ := strconv.ParseFloat(C, 64)
-			lf, _ := strconv.ParseFloat(lam, 64)
-			tq, it, err := svm1plusByQP(ds, kz, cf, lf)
-			if err != nil {
-				note += fmt.Sprintf("; SVM1+ by dense IPM QP failed: %v", err)
-			} else {
-				note += fmt.Sprintf("; SVM1+ by dense IPM QP (qp.Solve): %.4g s, %d it, %.3g× SVM2+", tq, it, tq/t2)
-			}
-		}
-		fmt.Printf("%6d %10.4g %10.4g %s %12.3g %s  %s\n", n, tSVM, t2, s1, t2/tSVM, ratio, note)
 	}
+}
+
+func boolMetric(v bool) float64 {
+	if v {
+		return 1
+	}
+	return 0
 }
 
 // qlambdaFloor times (process CPU seconds, best of two) what any exact
@@ -350,10 +346,10 @@ func rankNote(r *model.Report) string {
 	return "dense"
 }
 
-// benchS is the privileged dimension of benchData (env LUPI_BENCH_S, default 30).
+// benchS is the privileged dimension of benchData (-svmplus.s, default 30).
 func benchS() int {
-	if v, err := strconv.Atoi(os.Getenv("LUPI_BENCH_S")); err == nil && v > 0 {
-		return v
+	if *flagS > 0 {
+		return *flagS
 	}
 	return 30
 }
