@@ -2,9 +2,8 @@ package gp
 
 import (
 	"context"
+	"flag"
 	"math"
-	"os"
-	"strconv"
 	"testing"
 
 	"lupilab/models/data"
@@ -12,19 +11,19 @@ import (
 	"lupilab/models/solver/ep"
 )
 
+var accuracyN = flag.Int("gp.accuracy-n", 200, "TestGPCPlusConvergedAgreesWithTight: training rows")
+
 // GPC+ EP as the final fit runs it (epTolFinal = 1e-10, Anderson acceleration)
 // against plain sequential EP converged to 1e-13 on the benchmark data
 // (lupi2d, θ = 0): log Z, the posterior means of f and the predictive
 // probabilities at 500 new points must agree to 1e-8 / 1e-6 / 1e-6.
 // By default n = 200 (≈ 0.3 s); other n (400: seconds; more: minutes)
-// with GP_ACCURACY_N, e.g. GP_ACCURACY_N=400 go test -run ConvergedAgrees ./models/gp/
+// with the test flag -gp.accuracy-n, e.g.
+// go test -run ConvergedAgrees ./models/gp/ -args -gp.accuracy-n=400
 func TestGPCPlusConvergedAgreesWithTight(t *testing.T) {
-	n := 200
-	if s := os.Getenv("GP_ACCURACY_N"); s != "" {
-		var err error
-		if n, err = strconv.Atoi(s); err != nil || n < 2 {
-			t.Fatalf("GP_ACCURACY_N=%q is not a sample count", s)
-		}
+	n := *accuracyN
+	if n < 2 {
+		t.Fatalf("-gp.accuracy-n=%d is not a sample count", n)
 	}
 	ds, err := data.GenerateByName("lupi2d", n, 0.3, 1)
 	if err != nil {
