@@ -334,18 +334,6 @@ func BenchmarkSVM1Plus1000(b *testing.B) {
 	benchmarkFit(b, "svm1plus", model.Values{"kernel": "linear", "zkernel": "linear"})
 }
 
-// rankNote is the pivoted Cholesky rank of K̃ behind a low-rank Qλ, or
-// "dense" (exact O(n³) path) or "linear" (the linear kernel's factor form).
-func rankNote(r *model.Report) string {
-	if k, ok := r.Extras["qlambda_rank"]; ok {
-		return strconv.Itoa(int(k))
-	}
-	if r.Params["zkernel"] == "linear" {
-		return "linear"
-	}
-	return "dense"
-}
-
 // benchS is the privileged dimension of benchData (-svmplus.s, default 30).
 func benchS() int {
 	if *flagS > 0 {
