@@ -38,9 +38,61 @@ func ReadARFF(r io.Reader, opt ReadOptions) (*Dataset, error) {
 		return nil, err
 	}
 	ls := lines(b)
-	var attrs []*arffAttr
-	relation := ""
-	dataLine := -1
+	attrs, relation, dataLine, err := readARFFHeader(ls, &opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := assignARFFRoles(attrs, relation, &opt); err != nil {
+		return nil, err
+	}
+	bl := &builder{}
+	width := bl.arffColumns(attrs)
+	if width > opt.maxCols() {
+		return nil, &ParseError{Msg: fmt.Sprintf("%d columns after expanding nominal attributes is more than the limit of %d", width, opt.maxCols())}
+	}
+	maxRows, maxCells := opt.maxRows(), opt.maxCells()
+	vals := make([]string, len(attrs))
+	given := make([]bool, len(attrs))
+	for i := dataLine + 1; i < len(ls); i++ {
+		ln := i + 1
+		line := strings.TrimSpace(ls[i])
+		if line == "" || line[0] == '%' {
+			continue
+		}
+		if bl.n+1 > maxRows {
+			return nil, perr(ln, 0, "more than the limit of %d rows", maxRows)
+		}
+		if (bl.n+1)*width > maxCells {
+			return nil, perr(ln, 0, "more than the limit of %d cells", maxCells)
+		}
+		if line[0] == '{' {
+			if err := sparseARFFRow(line, ln, attrs, vals, given); err != nil {
+				return nil, err
+			}
+		} else {
+			fields, err := splitARFF(line, ln)
+			if err != nil {
+				return nil, err
+			}
+			if len(fields) != len(attrs) {
+				return nil, perr(ln, min(len(fields), len(attrs))+1, "%d values, but there are %d attributes (ragged row)", len(fields), len(attrs))
+			}
+			for j, f := range fields {
+				vals[j] = f.text
+			}
+		}
+		if err := bl.addARFFRow(attrs, vals, ln); err != nil {
+			return nil, err
+		}
+		bl.n++
+	}
+	return bl.dataset(&opt)
+}
+
+// readARFFHeader reads the declarations up to @data: the attributes, the
+// relation name and the index of the @data line.
+func readARFFHeader(ls []string, opt *ReadOptions) (attrs []*arffAttr, relation string, dataLine int, err error) {
+	dataLine = -1
 	for i, raw := range ls {
 		ln := i + 1
 		line := strings.TrimSpace(raw)
@@ -48,7 +100,7 @@ func ReadARFF(r io.Reader, opt ReadOptions) (*Dataset, error) {
 			continue
 		}
 		if line[0] != '@' {
-			return nil, perr(ln, 0, "expected @relation, @attribute or @data, found %q", short(line))
+			return nil, "", 0, perr(ln, 0, "expected @relation, @attribute or @data, found %q", short(line))
 		}
 		kw, rest := cutSpace(line)
 		switch strings.ToLower(kw) {
@@ -57,40 +109,42 @@ func ReadARFF(r io.Reader, opt ReadOptions) (*Dataset, error) {
 		case "@attribute":
 			a, err := parseAttribute(rest, ln)
 			if err != nil {
-				return nil, err
+				return nil, "", 0, err
 			}
 			for _, b := range attrs {
 				if b.name == a.name {
-					return nil, perr(ln, 0, "duplicate attribute name %q (also line %d)", short(a.name), b.line)
+					return nil, "", 0, perr(ln, 0, "duplicate attribute name %q (also line %d)", short(a.name), b.line)
 				}
 			}
 			attrs = append(attrs, a)
 			if len(attrs) > opt.maxCols() {
-				return nil, perr(ln, 0, "more than the limit of %d attributes", opt.maxCols())
+				return nil, "", 0, perr(ln, 0, "more than the limit of %d attributes", opt.maxCols())
 			}
 		case "@data":
 			dataLine = i
 		case "@end":
 			// Some writers close relational attributes with @end; unsupported there.
-			return nil, perr(ln, 0, "relational attributes (@end) are not supported")
+			return nil, "", 0, perr(ln, 0, "relational attributes (@end) are not supported")
 		default:
-			return nil, perr(ln, 0, "unknown declaration %q", short(kw))
+			return nil, "", 0, perr(ln, 0, "unknown declaration %q", short(kw))
 		}
 		if dataLine >= 0 {
 			break
 		}
 	}
 	if len(attrs) == 0 {
-		return nil, &ParseError{Msg: "no @attribute declarations"}
+		return nil, "", 0, &ParseError{Msg: "no @attribute declarations"}
 	}
 	if dataLine < 0 {
-		return nil, &ParseError{Msg: "no @data section"}
+		return nil, "", 0, &ParseError{Msg: "no @data section"}
 	}
-	if err := assignARFFRoles(attrs, relation, &opt); err != nil {
-		return nil, err
-	}
+	return attrs, relation, dataLine, nil
+}
 
-	bl := &builder{}
+// arffColumns lays out the output columns of the attributes by role (a
+// nominal feature with more than two values gives one 0/1 column per value)
+// and returns the number of columns a row fills.
+func (bl *builder) arffColumns(attrs []*arffAttr) int {
 	for _, a := range attrs {
 		switch a.role {
 		case RoleMain, RoleSecond:
@@ -120,78 +174,49 @@ func ReadARFF(r io.Reader, opt ReadOptions) (*Dataset, error) {
 	if bl.labels != nil {
 		width++
 	}
-	if width > opt.maxCols() {
-		return nil, &ParseError{Msg: fmt.Sprintf("%d columns after expanding nominal attributes is more than the limit of %d", width, opt.maxCols())}
+	return width
+}
+
+// sparseARFFRow reads a sparse row "{i v, j w, …}" into vals (given marks
+// the attributes it names); the others take 0, or a nominal attribute its
+// first value.
+func sparseARFFRow(line string, ln int, attrs []*arffAttr, vals []string, given []bool) error {
+	if !strings.HasSuffix(line, "}") {
+		return perr(ln, 0, "sparse row without a closing \"}\"")
 	}
-	maxRows, maxCells := opt.maxRows(), opt.maxCells()
-	vals := make([]string, len(attrs))
-	given := make([]bool, len(attrs))
-	for i := dataLine + 1; i < len(ls); i++ {
-		ln := i + 1
-		line := strings.TrimSpace(ls[i])
-		if line == "" || line[0] == '%' {
-			continue
-		}
-		if bl.n+1 > maxRows {
-			return nil, perr(ln, 0, "more than the limit of %d rows", maxRows)
-		}
-		if (bl.n+1)*width > maxCells {
-			return nil, perr(ln, 0, "more than the limit of %d cells", maxCells)
-		}
-		if line[0] == '{' {
-			if !strings.HasSuffix(line, "}") {
-				return nil, perr(ln, 0, "sparse row without a closing \"}\"")
-			}
-			for j := range given {
-				given[j] = false
-			}
-			fields, err := splitARFF(line[1:len(line)-1], ln)
-			if err != nil {
-				return nil, err
-			}
-			prev := -1
-			for k, f := range fields {
-				if f.text == "" && len(fields) == 1 && !f.quoted {
-					break // "{}": all zero
-				}
-				is, v := cutSpace(f.text)
-				idx, err := strconv.Atoi(is)
-				if err != nil || idx < 0 || idx >= len(attrs) {
-					return nil, perr(ln, k+1, "sparse index %q is not an attribute number in [0,%d)", short(is), len(attrs))
-				}
-				if idx <= prev {
-					return nil, perr(ln, k+1, "sparse index %d after %d: indices must increase", idx, prev)
-				}
-				prev = idx
-				vals[idx] = unquote(v)
-				given[idx] = true
-			}
-			for j, a := range attrs {
-				if !given[j] {
-					vals[j] = "0"
-					if a.typ == "nominal" && len(a.values) > 0 {
-						vals[j] = a.values[0]
-					}
-				}
-			}
-		} else {
-			fields, err := splitARFF(line, ln)
-			if err != nil {
-				return nil, err
-			}
-			if len(fields) != len(attrs) {
-				return nil, perr(ln, min(len(fields), len(attrs))+1, "%d values, but there are %d attributes (ragged row)", len(fields), len(attrs))
-			}
-			for j, f := range fields {
-				vals[j] = f.text
-			}
-		}
-		if err := bl.addARFFRow(attrs, vals, ln); err != nil {
-			return nil, err
-		}
-		bl.n++
+	for j := range given {
+		given[j] = false
 	}
-	return bl.dataset(&opt)
+	fields, err := splitARFF(line[1:len(line)-1], ln)
+	if err != nil {
+		return err
+	}
+	prev := -1
+	for k, f := range fields {
+		if f.text == "" && len(fields) == 1 && !f.quoted {
+			break // "{}": all zero
+		}
+		is, v := cutSpace(f.text)
+		idx, err := strconv.Atoi(is)
+		if err != nil || idx < 0 || idx >= len(attrs) {
+			return perr(ln, k+1, "sparse index %q is not an attribute number in [0,%d)", short(is), len(attrs))
+		}
+		if idx <= prev {
+			return perr(ln, k+1, "sparse index %d after %d: indices must increase", idx, prev)
+		}
+		prev = idx
+		vals[idx] = unquote(v)
+		given[idx] = true
+	}
+	for j, a := range attrs {
+		if !given[j] {
+			vals[j] = "0"
+			if a.typ == "nominal" && len(a.values) > 0 {
+				vals[j] = a.values[0]
+			}
+		}
+	}
+	return nil
 }
 
 func (bl *builder) addARFFRow(attrs []*arffAttr, vals []string, ln int) error {
@@ -266,37 +291,9 @@ func indexOf(list []string, v string) int {
 }
 
 func assignARFFRoles(attrs []*arffAttr, relation string, opt *ReadOptions) error {
-	var labels []int
-	switch {
-	case len(opt.ARFFLabels) > 0:
-		for _, name := range opt.ARFFLabels {
-			k := -1
-			for j, a := range attrs {
-				if a.name == name {
-					k = j
-				}
-			}
-			if k < 0 {
-				return &ParseError{Msg: fmt.Sprintf("label attribute %q is not declared", short(name))}
-			}
-			labels = append(labels, k)
-		}
-	default:
-		n := opt.ARFFLabelCount
-		if n == 0 {
-			if m := meakC.FindStringSubmatch(relation); m != nil {
-				n, _ = strconv.Atoi(m[1])
-			}
-		}
-		if n > len(attrs) || -n > len(attrs) {
-			return &ParseError{Msg: fmt.Sprintf("%d label attributes requested, the file has %d attributes", n, len(attrs))}
-		}
-		for k := 0; k < n; k++ {
-			labels = append(labels, k)
-		}
-		for k := len(attrs) + n; k < len(attrs) && n < 0; k++ {
-			labels = append(labels, k)
-		}
+	labels, err := arffLabelAttrs(attrs, relation, opt)
+	if err != nil {
+		return err
 	}
 	isLabel := make([]bool, len(attrs))
 	for _, k := range labels {
@@ -318,51 +315,109 @@ func assignARFFRoles(attrs []*arffAttr, relation string, opt *ReadOptions) error
 		}
 	}
 	if !classSet && len(labels) == 0 {
-		k := -1
-		for j, a := range attrs {
-			if strings.EqualFold(a.name, "class") {
-				k = j
-			}
-		}
-		if k < 0 {
-			for j, a := range attrs {
-				if strings.EqualFold(a.name, "y") || strings.EqualFold(a.name, "label") {
-					k = j
-				}
-			}
-		}
-		if k < 0 {
-			for j, a := range attrs {
-				if a.typ == "nominal" && a.role == RoleMain {
-					k = j
-				}
-			}
-		}
-		hasTags := false
-		for _, a := range attrs {
-			hasTags = hasTags || a.role == RoleTag
-		}
-		if k >= 0 {
-			attrs[k].role = RoleClass
-		} else if !hasTags && len(opt.Roles) == 0 && !opt.AllowUnlabelled {
-			return &ParseError{Msg: "no class attribute: name one \"class\", make it nominal, or choose the labels"}
+		if err := guessARFFClass(attrs, opt); err != nil {
+			return err
 		}
 	}
+	if err := applyARFFRoles(attrs, opt.Roles); err != nil {
+		return err
+	}
+	return checkARFFRoles(attrs)
+}
+
+// arffLabelAttrs are the indices of the label attributes: those opt names,
+// else the first ARFFLabelCount (the last ones when negative), else as many
+// as a MEKA relation's "-C n" declares.
+func arffLabelAttrs(attrs []*arffAttr, relation string, opt *ReadOptions) ([]int, error) {
+	var labels []int
+	if len(opt.ARFFLabels) > 0 {
+		for _, name := range opt.ARFFLabels {
+			k := -1
+			for j, a := range attrs {
+				if a.name == name {
+					k = j
+				}
+			}
+			if k < 0 {
+				return nil, &ParseError{Msg: fmt.Sprintf("label attribute %q is not declared", short(name))}
+			}
+			labels = append(labels, k)
+		}
+		return labels, nil
+	}
+	n := opt.ARFFLabelCount
+	if n == 0 {
+		if m := meakC.FindStringSubmatch(relation); m != nil {
+			n, _ = strconv.Atoi(m[1])
+		}
+	}
+	if n > len(attrs) || -n > len(attrs) {
+		return nil, &ParseError{Msg: fmt.Sprintf("%d label attributes requested, the file has %d attributes", n, len(attrs))}
+	}
+	for k := 0; k < n; k++ {
+		labels = append(labels, k)
+	}
+	for k := len(attrs) + n; k < len(attrs) && n < 0; k++ {
+		labels = append(labels, k)
+	}
+	return labels, nil
+}
+
+// guessARFFClass makes the class the last attribute named "class", else the
+// last named "y" or "label", else the last nominal main one; without any it
+// is an error unless the file has tags, roles are chosen or unlabelled data
+// is allowed.
+func guessARFFClass(attrs []*arffAttr, opt *ReadOptions) error {
+	k := lastAttr(attrs, func(a *arffAttr) bool { return strings.EqualFold(a.name, "class") })
+	if k < 0 {
+		k = lastAttr(attrs, func(a *arffAttr) bool { return strings.EqualFold(a.name, "y") || strings.EqualFold(a.name, "label") })
+	}
+	if k < 0 {
+		k = lastAttr(attrs, func(a *arffAttr) bool { return a.typ == "nominal" && a.role == RoleMain })
+	}
+	hasTags := lastAttr(attrs, func(a *arffAttr) bool { return a.role == RoleTag }) >= 0
+	if k >= 0 {
+		attrs[k].role = RoleClass
+	} else if !hasTags && len(opt.Roles) == 0 && !opt.AllowUnlabelled {
+		return &ParseError{Msg: "no class attribute: name one \"class\", make it nominal, or choose the labels"}
+	}
+	return nil
+}
+
+// lastAttr is the index of the last attribute for which ok holds, or -1.
+func lastAttr(attrs []*arffAttr, ok func(*arffAttr) bool) int {
+	k := -1
+	for j, a := range attrs {
+		if ok(a) {
+			k = j
+		}
+	}
+	return k
+}
+
+// applyARFFRoles sets the roles the caller chose by attribute name.
+func applyARFFRoles(attrs []*arffAttr, roles map[string]Role) error {
 	known := map[string]bool{}
 	for _, a := range attrs {
 		known[a.name] = true
-		if r, ok := opt.Roles[a.name]; ok {
+		if r, ok := roles[a.name]; ok {
 			if !validRole(r) {
 				return perr(a.line, 0, "attribute %q: unknown role %q", short(a.name), r)
 			}
 			a.role = r
 		}
 	}
-	for name := range opt.Roles {
+	for name := range roles {
 		if !known[name] {
 			return &ParseError{Msg: fmt.Sprintf("a role is set for attribute %q, which the file does not declare", short(name))}
 		}
 	}
+	return nil
+}
+
+// checkARFFRoles refuses two classes, feature columns that are neither
+// numeric nor nominal and tags that are not 0/1.
+func checkARFFRoles(attrs []*arffAttr) error {
 	class := -1
 	for j, a := range attrs {
 		if a.role == RoleClass {
