@@ -49,40 +49,10 @@ func ReadCSV(r io.Reader, opt ReadOptions) (*Dataset, error) {
 	if len(header) > opt.maxCols() {
 		return nil, perr(hline, 0, "%d columns is more than the limit of %d", len(header), opt.maxCols())
 	}
-	names := make([]string, len(header))
-	roles := make([]Role, len(header))
-	seen := map[string]int{}
-	classCol := -1
-	for j, h := range header {
-		name := strings.TrimSpace(h)
-		if name == "" {
-			return nil, perr(hline, j+1, "empty column name in the header")
-		}
-		if k, dup := seen[name]; dup {
-			return nil, perr(hline, j+1, "duplicate column name %q (also column %d)", short(name), k+1)
-		}
-		seen[name] = j
-		names[j] = name
-		roles[j] = defaultRole(name)
-		if r, ok := opt.Roles[name]; ok {
-			if !validRole(r) {
-				return nil, perr(hline, j+1, "column %q: unknown role %q", short(name), r)
-			}
-			roles[j] = r
-		}
-		if roles[j] == RoleClass {
-			if classCol >= 0 {
-				return nil, perr(hline, j+1, "two class columns (%q and %q): choose one", short(names[classCol]), short(name))
-			}
-			classCol = j
-		}
+	names, roles, classCol, err := csvColumns(header, hline, opt.Roles)
+	if err != nil {
+		return nil, err
 	}
-	for name := range opt.Roles {
-		if _, ok := seen[name]; !ok {
-			return nil, perr(hline, 0, "a role is set for column %q, which the header does not have", short(name))
-		}
-	}
-
 	bl := &builder{}
 	for j, r := range roles {
 		switch r {
@@ -116,35 +86,83 @@ func ReadCSV(r io.Reader, opt ReadOptions) (*Dataset, error) {
 		if (bl.n+1)*len(header) > maxCells {
 			return nil, perr(line, 0, "more than the limit of %d cells", maxCells)
 		}
-		for j, f := range rec {
-			switch roles[j] {
-			case RoleClass:
-				l := strings.TrimSpace(f)
-				if l == "" || l == "?" {
-					return nil, perr(line, j+1, "missing class label")
-				}
-				bl.labels = append(bl.labels, l)
-			case RoleMain, RoleSecond, RoleTag:
-				v, err := parseNumber(f, line, j+1)
-				if err != nil {
-					return nil, err
-				}
-				switch roles[j] {
-				case RoleMain:
-					bl.x = append(bl.x, v)
-				case RoleSecond:
-					bl.z = append(bl.z, v)
-				default:
-					if v != 0 && v != 1 {
-						return nil, perr(line, j+1, "tag %q: value %q is not 0 or 1", short(names[j]), short(f))
-					}
-					bl.tags = append(bl.tags, v)
-				}
-			}
+		if err := bl.addCSVRow(rec, names, roles, line); err != nil {
+			return nil, err
 		}
 		bl.n++
 	}
 	return bl.dataset(&opt)
+}
+
+// csvColumns reads the header: trimmed column names (none empty or
+// repeated), their roles (by name prefix, or as chosen) and the class
+// column (-1 without one).
+func csvColumns(header []string, hline int, chosen map[string]Role) (names []string, roles []Role, classCol int, err error) {
+	names = make([]string, len(header))
+	roles = make([]Role, len(header))
+	seen := map[string]int{}
+	classCol = -1
+	for j, h := range header {
+		name := strings.TrimSpace(h)
+		if name == "" {
+			return nil, nil, 0, perr(hline, j+1, "empty column name in the header")
+		}
+		if k, dup := seen[name]; dup {
+			return nil, nil, 0, perr(hline, j+1, "duplicate column name %q (also column %d)", short(name), k+1)
+		}
+		seen[name] = j
+		names[j] = name
+		roles[j] = defaultRole(name)
+		if r, ok := chosen[name]; ok {
+			if !validRole(r) {
+				return nil, nil, 0, perr(hline, j+1, "column %q: unknown role %q", short(name), r)
+			}
+			roles[j] = r
+		}
+		if roles[j] == RoleClass {
+			if classCol >= 0 {
+				return nil, nil, 0, perr(hline, j+1, "two class columns (%q and %q): choose one", short(names[classCol]), short(name))
+			}
+			classCol = j
+		}
+	}
+	for name := range chosen {
+		if _, ok := seen[name]; !ok {
+			return nil, nil, 0, perr(hline, 0, "a role is set for column %q, which the header does not have", short(name))
+		}
+	}
+	return names, roles, classCol, nil
+}
+
+// addCSVRow appends one record's class label, features and tags.
+func (bl *builder) addCSVRow(rec, names []string, roles []Role, line int) error {
+	for j, f := range rec {
+		switch roles[j] {
+		case RoleClass:
+			l := strings.TrimSpace(f)
+			if l == "" || l == "?" {
+				return perr(line, j+1, "missing class label")
+			}
+			bl.labels = append(bl.labels, l)
+		case RoleMain, RoleSecond, RoleTag:
+			v, err := parseNumber(f, line, j+1)
+			if err != nil {
+				return err
+			}
+			switch roles[j] {
+			case RoleMain:
+				bl.x = append(bl.x, v)
+			case RoleSecond:
+				bl.z = append(bl.z, v)
+			default:
+				if v != 0 && v != 1 {
+					return perr(line, j+1, "tag %q: value %q is not 0 or 1", short(names[j]), short(f))
+				}
+				bl.tags = append(bl.tags, v)
+			}
+		}
+	}
+	return nil
 }
 
 func sniffDelimiter(b []byte) rune {
