@@ -51,49 +51,8 @@ func WrapBinary(id string, fit BinaryFitFunc, load BinaryLoadFunc) (FitFunc, Loa
 			return nil, err
 		}
 		start := time.Now()
-		k := len(train.Classes)
-		c := &Classifier{ID: id, Classes: append([]string(nil), train.Classes...), Strategy: "binary"}
-		var tasks []binaryTask
-		switch {
-		case k == 2:
-			y, _ := train.BinaryY()
-			tasks = []binaryTask{{rows: nil, y: y, pos: 1, neg: 0}}
-		case v["multiclass"] == "ovo":
-			c.Strategy = "ovo"
-			for a := 0; a < k; a++ {
-				for b := a + 1; b < k; b++ {
-					var rows []int
-					var y []float64
-					for i, cl := range train.Y {
-						if cl == a || cl == b {
-							rows = append(rows, i)
-							if cl == b {
-								y = append(y, 1)
-							} else {
-								y = append(y, -1)
-							}
-						}
-					}
-					if len(rows) == 0 {
-						continue
-					}
-					tasks = append(tasks, binaryTask{rows: rows, y: y, pos: b, neg: a})
-				}
-			}
-		default:
-			c.Strategy = "ovr"
-			for a := 0; a < k; a++ {
-				y := make([]float64, len(train.Y))
-				for i, cl := range train.Y {
-					if cl == a {
-						y[i] = 1
-					} else {
-						y[i] = -1
-					}
-				}
-				tasks = append(tasks, binaryTask{y: y, pos: a, neg: -1})
-			}
-		}
+		strategy, tasks := binaryTasks(train, v["multiclass"])
+		c := &Classifier{ID: id, Classes: append([]string(nil), train.Classes...), Strategy: strategy}
 		if len(tasks) > 1 {
 			// One workspace for the family: one-vs-rest tasks fit the same
 			// rows and share their kernel rows and Qλ through it (unless
@@ -111,21 +70,7 @@ func WrapBinary(id string, fit BinaryFitFunc, load BinaryLoadFunc) (FitFunc, Loa
 				sub = Subset(train, t.rows)
 			}
 			subOpt := opt
-			if opt.Progress != nil {
-				base, span := float64(ti)/float64(len(tasks)), 1/float64(len(tasks))
-				stage := fmt.Sprintf("model %d of %d", ti+1, len(tasks))
-				subOpt.Progress = func(p Progress) {
-					f := p.Fraction
-					if f < 0 {
-						f = 0
-					}
-					p.Fraction = base + span*f
-					if len(tasks) > 1 {
-						p.Stage = stage
-					}
-					opt.Progress(p)
-				}
-			}
+			subOpt.Progress = taskProgress(opt.Progress, ti, len(tasks))
 			m, err := fit(ctx, sub, t.y, v, subOpt)
 			if err != nil {
 				if len(tasks) > 1 {
@@ -285,6 +230,76 @@ type binaryTask struct {
 	rows     []int
 	y        []float64
 	pos, neg int // class indices; neg = −1 for "rest"
+}
+
+// binaryTasks are the binary problems of train: one for two classes
+// (strategy "binary"), else one per pair of classes that has rows
+// (multiclass "ovo") or one per class against the rest ("ovr", the default).
+func binaryTasks(train *data.Dataset, multiclass string) (string, []binaryTask) {
+	k := len(train.Classes)
+	switch {
+	case k == 2:
+		y, _ := train.BinaryY()
+		return "binary", []binaryTask{{rows: nil, y: y, pos: 1, neg: 0}}
+	case multiclass == "ovo":
+		var tasks []binaryTask
+		for a := 0; a < k; a++ {
+			for b := a + 1; b < k; b++ {
+				var rows []int
+				var y []float64
+				for i, cl := range train.Y {
+					if cl == a || cl == b {
+						rows = append(rows, i)
+						if cl == b {
+							y = append(y, 1)
+						} else {
+							y = append(y, -1)
+						}
+					}
+				}
+				if len(rows) == 0 {
+					continue
+				}
+				tasks = append(tasks, binaryTask{rows: rows, y: y, pos: b, neg: a})
+			}
+		}
+		return "ovo", tasks
+	default:
+		var tasks []binaryTask
+		for a := 0; a < k; a++ {
+			y := make([]float64, len(train.Y))
+			for i, cl := range train.Y {
+				if cl == a {
+					y[i] = 1
+				} else {
+					y[i] = -1
+				}
+			}
+			tasks = append(tasks, binaryTask{y: y, pos: a, neg: -1})
+		}
+		return "ovr", tasks
+	}
+}
+
+// taskProgress maps task ti of n's progress into its share [ti/n, (ti+1)/n]
+// of the family's (naming the task as the stage when n > 1); nil for nil.
+func taskProgress(progress func(Progress), ti, n int) func(Progress) {
+	if progress == nil {
+		return nil
+	}
+	base, span := float64(ti)/float64(n), 1/float64(n)
+	stage := fmt.Sprintf("model %d of %d", ti+1, n)
+	return func(p Progress) {
+		f := p.Fraction
+		if f < 0 {
+			f = 0
+		}
+		p.Fraction = base + span*f
+		if n > 1 {
+			p.Stage = stage
+		}
+		progress(p)
+	}
 }
 
 func negName(classes []string, i int) string {
