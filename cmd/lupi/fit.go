@@ -72,20 +72,30 @@ func newFitFlags() *fitFlags {
 	return f
 }
 
-func cmdFit(ctx context.Context, args []string, e *env) error {
-	e.doing = "reading the command line of lupi fit"
+// parseFitFlags reads lupi fit's command line; -help prints the help (of
+// the -model given, if any) and returns no flags and no error.
+func parseFitFlags(args []string, e *env) (*fitFlags, error) {
 	ff := newFitFlags()
 	if err := parse(ff.fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return fitHelp(e, ff, modelArg(args))
+			return nil, fitHelp(e, ff, modelArg(args))
 		}
-		return err
+		return nil, err
 	}
 	if *ff.id == "" {
-		return usageError{"fit: -model is required (see lupi models)"}
+		return nil, usageError{"fit: -model is required (see lupi models)"}
 	}
 	if *ff.trainPath == "" {
-		return usageError{"fit: -train is required"}
+		return nil, usageError{"fit: -train is required"}
+	}
+	return ff, nil
+}
+
+func cmdFit(ctx context.Context, args []string, e *env) error {
+	e.doing = "reading the command line of lupi fit"
+	ff, err := parseFitFlags(args, e)
+	if ff == nil || err != nil {
+		return err
 	}
 	s, err := model.Lookup(*ff.id)
 	if err != nil {
@@ -129,11 +139,8 @@ func cmdFit(ctx context.Context, args []string, e *env) error {
 	var sc *data.Scaler
 	if ff.scale.method != data.ScaleNone {
 		e.doing = "scaling " + *ff.trainPath
-		if sc, err = data.FitScaler(train, ff.scale.method); err != nil {
-			return fmt.Errorf("%s: -scale: %w", *ff.trainPath, err)
-		}
-		if train, err = sc.Transform(train); err != nil {
-			return fmt.Errorf("%s: -scale: %w", *ff.trainPath, err)
+		if sc, train, err = scaleTrain(train, ff.scale.method, *ff.trainPath); err != nil {
+			return err
 		}
 	}
 	zdim := 0
@@ -148,20 +155,8 @@ func cmdFit(ctx context.Context, args []string, e *env) error {
 	var test *data.Dataset
 	if *ff.testPath != "" {
 		e.doing = "reading " + *ff.testPath
-		t, err := readDataset(readSpec{path: *ff.testPath, zpath: *ff.testZ, kind: kind, tags: ff.tags, oneClassOK: true})
-		if err != nil {
+		if test, err = readTestSet(s, ff, kind, train, sc); err != nil {
 			return err
-		}
-		if sc != nil {
-			if t, err = sc.Transform(t); err != nil {
-				return fmt.Errorf("%s: -scale: %w", *ff.testPath, err)
-			}
-		}
-		if test, err = align(t, train, train.Dim(), train.ZDim(), data.FormatOf(*ff.testPath) == "libsvm"); err != nil {
-			return fmt.Errorf("%s: %w", *ff.testPath, err)
-		}
-		if s.Z == model.ZView && test.Z == nil {
-			return fmt.Errorf("%s: %s needs the second view at test time too", *ff.testPath, s.Name)
 		}
 	}
 
@@ -205,27 +200,19 @@ func cmdFit(ctx context.Context, args []string, e *env) error {
 	if rep == nil {
 		rep = &model.Report{}
 	}
-	out := map[string]any{
-		"model": s.ID, "params": params, "n_train": train.Rows(), "train_seconds": secs,
-		"converged": rep.Converged, "iterations": rep.Iterations, "objective": rep.Objective,
-		"n_support": rep.NSupport,
+	out := fitResult(s.ID, params, train.Rows(), secs, rep, est, sc, notices)
+	if err := scoreAndSave(e, ff, s, fitted, rep, train, test, sc, out); err != nil {
+		return err
 	}
-	if est.Known {
-		out["estimate"] = map[string]any{"seconds": est.Seconds, "bytes": est.Bytes, "tasks": est.Tasks}
-	}
-	if sc != nil {
-		out["scale"] = sc.Method
-	}
-	if rep.Rho != nil {
-		out["rho"] = *rep.Rho
-		out["bias"] = -*rep.Rho
-	}
-	if len(rep.Warnings) > 0 {
-		out["warnings"] = rep.Warnings
-	}
-	if len(notices) > 0 {
-		out["notices"] = notices
-	}
+	e.doing = "writing the result"
+	return writeJSON(e.stdout, out)
+}
+
+// scoreAndSave adds to out the training metrics (scored, or the report's
+// extras with -train-metrics=false) and the test set's, and saves the model
+// with its scaling to -o.
+func scoreAndSave(e *env, ff *fitFlags, s *model.Spec, fitted model.Fitted, rep *model.Report, train, test *data.Dataset, sc *data.Scaler, out map[string]any) error {
+	var err error
 	if *ff.trainMetrics {
 		e.doing = "scoring the training data"
 		if out["train_metrics"], err = score(s, fitted, train, rep); err != nil {
@@ -252,8 +239,69 @@ func cmdFit(ctx context.Context, args []string, e *env) error {
 		}
 		out["model_file"] = *ff.outPath
 	}
-	e.doing = "writing the result"
-	return writeJSON(e.stdout, out)
+	return nil
+}
+
+// scaleTrain fits a scaler of method on train (read from path) and applies it.
+func scaleTrain(train *data.Dataset, method, path string) (*data.Scaler, *data.Dataset, error) {
+	sc, err := data.FitScaler(train, method)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: -scale: %w", path, err)
+	}
+	if train, err = sc.Transform(train); err != nil {
+		return nil, nil, fmt.Errorf("%s: -scale: %w", path, err)
+	}
+	return sc, train, nil
+}
+
+// readTestSet reads -test (and -test-z), scales it as train was and aligns
+// its columns with train's; a multi-view model needs its second view.
+func readTestSet(s *model.Spec, ff *fitFlags, kind data.Kind, train *data.Dataset, sc *data.Scaler) (*data.Dataset, error) {
+	t, err := readDataset(readSpec{path: *ff.testPath, zpath: *ff.testZ, kind: kind, tags: ff.tags, oneClassOK: true})
+	if err != nil {
+		return nil, err
+	}
+	if sc != nil {
+		if t, err = sc.Transform(t); err != nil {
+			return nil, fmt.Errorf("%s: -scale: %w", *ff.testPath, err)
+		}
+	}
+	test, err := align(t, train, train.Dim(), train.ZDim(), data.FormatOf(*ff.testPath) == "libsvm")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", *ff.testPath, err)
+	}
+	if s.Z == model.ZView && test.Z == nil {
+		return nil, fmt.Errorf("%s: %s needs the second view at test time too", *ff.testPath, s.Name)
+	}
+	return test, nil
+}
+
+// fitResult is lupi fit's JSON result before scoring and saving: the model,
+// its parameters and training summary, the estimate, the scaling, the bias,
+// warnings and the notices the command printed.
+func fitResult(id string, params model.Values, nTrain int, secs float64, rep *model.Report, est spec.Estimate, sc *data.Scaler, notices []string) map[string]any {
+	out := map[string]any{
+		"model": id, "params": params, "n_train": nTrain, "train_seconds": secs,
+		"converged": rep.Converged, "iterations": rep.Iterations, "objective": rep.Objective,
+		"n_support": rep.NSupport,
+	}
+	if est.Known {
+		out["estimate"] = map[string]any{"seconds": est.Seconds, "bytes": est.Bytes, "tasks": est.Tasks}
+	}
+	if sc != nil {
+		out["scale"] = sc.Method
+	}
+	if rep.Rho != nil {
+		out["rho"] = *rep.Rho
+		out["bias"] = -*rep.Rho
+	}
+	if len(rep.Warnings) > 0 {
+		out["warnings"] = rep.Warnings
+	}
+	if len(notices) > 0 {
+		out["notices"] = notices
+	}
+	return out
 }
 
 // dataNotices says on stderr what the CLI decided about the data's blocks
