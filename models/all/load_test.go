@@ -338,6 +338,30 @@ func TestModelFileFindings(t *testing.T) {
 	}{"mpwtsvm with kernel bogus", `unknown kind "bogus"`, edit("mpwtsvm", func(f map[string]any) {
 		binary(f)["features_b"].(map[string]any)["kernel"].(map[string]any)["kind"] = "bogus"
 	})})
+	// The hyper-parameters a file states (its envelope's and its fitted
+	// report's, which the app shows and refits from) are the model's own:
+	// kernel "bogus" there was accepted by every model.
+	for _, s := range model.All() {
+		if s.Param("kernel") == nil {
+			continue
+		}
+		for _, where := range []string{"params", "report's params"} {
+			var root map[string]any
+			if err := json.Unmarshal(files[s.ID], &root); err != nil {
+				t.Fatal(err)
+			}
+			if where == "params" {
+				root["params"].(map[string]any)["kernel"] = "bogus"
+			} else {
+				setParam(root["fitted"], "kernel", "bogus")
+			}
+			b, _ := json.Marshal(root)
+			cases = append(cases, struct {
+				name, want string
+				b          []byte
+			}{s.ID + " with kernel bogus in its " + where, "the file's " + where + ": model " + s.ID + `: parameter kernel: "bogus" is not one of`, b})
+		}
+	}
 	for _, c := range cases {
 		_, _, err := model.Load(c.b)
 		if err == nil || model.IsInternal(err) || !strings.Contains(err.Error(), c.want) {
@@ -372,6 +396,25 @@ func TestModelFileFindings(t *testing.T) {
 	// An endless stream of spaces and then JSON: stopped at the size limit.
 	if _, err := model.ReadModel(strings.NewReader(strings.Repeat(" ", model.MaxFileBytes+1))); err == nil || !strings.Contains(err.Error(), "larger than the limit") {
 		t.Errorf("an over-long file: %v", err)
+	}
+}
+
+// setParam sets name to value in every "params" object under v that has it.
+func setParam(v any, name, value string) {
+	switch x := v.(type) {
+	case map[string]any:
+		if p, ok := x["params"].(map[string]any); ok {
+			if _, has := p[name]; has {
+				p[name] = value
+			}
+		}
+		for _, e := range x {
+			setParam(e, name, value)
+		}
+	case []any:
+		for _, e := range x {
+			setParam(e, name, value)
+		}
 	}
 }
 

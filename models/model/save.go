@@ -123,6 +123,14 @@ func Load(b []byte) (*Spec, Fitted, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := checkParams(spec, "params", s.Params); err != nil {
+		return nil, nil, err
+	}
+	if r := f.Report(); r != nil {
+		if err := checkParams(spec, "report's params", r.Params); err != nil {
+			return nil, nil, err
+		}
+	}
 	if s.Scaler != nil {
 		if err := checkScaler(s.Scaler, f); err != nil {
 			return nil, nil, fmt.Errorf("model %s: %w", s.Model, err)
@@ -165,4 +173,19 @@ func (m *Matrix) Dense() (*mat.Dense, error) {
 		return nil, fmt.Errorf("saved matrix: %d×%d with %d values", m.Rows, m.Cols, len(m.Data))
 	}
 	return mat.NewDense(m.Rows, m.Cols, append([]float64(nil), m.Data...)), nil
+}
+
+// checkParams refuses a saved model whose hyper-parameters (the envelope's
+// or the fitted report's) are not the model's: an unknown name, or a value
+// of the wrong kind or out of range (e.g. kernel "bogus"). Prediction uses
+// the fitted kernels, but the app shows and refits from these values.
+// Older names are aliases, so files saved before a renaming still load.
+func checkParams(s *Spec, where string, v Values) error {
+	if len(v) == 0 {
+		return nil
+	}
+	if _, err := s.Resolve(v); err != nil {
+		return fmt.Errorf("the file's %s: %w", where, err)
+	}
+	return nil
 }
