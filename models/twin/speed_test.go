@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"lupilab/models/cputime"
 	"lupilab/models/data"
 	"lupilab/models/model"
 )
@@ -51,13 +52,13 @@ func BenchmarkMPWTSVMSpeed(b *testing.B) {
 			defer runtime.UnlockOSThread()
 			for i := 0; i < b.N; i++ {
 				last := time.Now()
-				lastCPU, _ := threadCPU()
+				lastCPU, _ := cputime.Thread()
 				prev := "start"
 				opt := model.Options{Progress: func(p model.Progress) {
 					if d := time.Since(last); d > gap {
 						gap, where = d, prev+" → "+p.Stage+" "+p.Message
 					}
-					if c, ok := threadCPU(); ok {
+					if c, ok := cputime.Thread(); ok {
 						if c-lastCPU > cpuGap {
 							cpuGap, cpuWhere = c-lastCPU, prev+" → "+p.Stage+" "+p.Message
 						}

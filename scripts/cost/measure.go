@@ -18,6 +18,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	_ "lupilab/models/all"
+	"lupilab/models/cputime"
 	"lupilab/models/data"
 	"lupilab/models/model"
 	"lupilab/models/spec"
@@ -77,12 +78,13 @@ func measureMain(args []string) error {
 	debug.FreeOSMemory()
 	base := rss()
 	resetPeak()
-	c0, w0 := cpuSeconds(), time.Now()
+	c0, cpuOK := cputime.Process()
+	w0 := time.Now()
 	f, err := s.Fit(context.Background(), ds, v, model.Options{Seed: *seed})
 	m.Wall = time.Since(w0).Seconds()
-	m.Seconds = cpuSeconds() - c0
-	if m.Seconds <= 0 {
-		m.Seconds = m.Wall
+	m.Seconds = m.Wall // where there is no CPU clock (WebAssembly)
+	if c1, ok := cputime.Process(); cpuOK && ok && c1 > c0 {
+		m.Seconds = c1 - c0
 	}
 	m.Bytes = math.Max(0, peak()-base)
 	if err != nil {

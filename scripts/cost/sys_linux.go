@@ -4,7 +4,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 )
 
 // status reads a "kB" field of /proc/self/status in bytes.
@@ -27,11 +26,3 @@ func peak() float64 { return status("VmHWM") }
 
 // resetPeak resets the peak resident set size (Linux ≥ 4.0).
 func resetPeak() { os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
-
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
-}
