@@ -142,10 +142,25 @@ func calibrateMain(args []string) error {
 			}
 		}
 	}
+	costs, report := fitCosts(ms, *only)
+	fmt.Print(report)
+	src := goSource(costs)
+	if *write != "" {
+		return os.WriteFile(*write, []byte(src), 0o644)
+	}
+	fmt.Print(src)
+	return nil
+}
+
+// fitCosts fits the cost coefficients of every model (of only, when not
+// empty) and variant to the measurements: the default variant's, the linear
+// kernel's and the cold start's units. It returns them with a report of each
+// fit.
+func fitCosts(ms []Measurement, only string) (map[string]*spec.Cost, string) {
 	costs := map[string]*spec.Cost{}
 	var report strings.Builder
 	for _, s := range model.All() {
-		if *only != "" && !contains(strings.Split(*only, ","), s.ID) {
+		if only != "" && !contains(strings.Split(only, ","), s.ID) {
 			continue
 		}
 		for _, va := range variants(s) {
@@ -178,13 +193,7 @@ func calibrateMain(args []string) error {
 			}
 		}
 	}
-	fmt.Print(report.String())
-	src := goSource(costs)
-	if *write != "" {
-		return os.WriteFile(*write, []byte(src), 0o644)
-	}
-	fmt.Print(src)
-	return nil
+	return costs, report.String()
 }
 
 func contains(list []string, s string) bool {

@@ -91,7 +91,9 @@ func main() {
 	}
 }
 
-func run(base, start, web string, n, c int, timeout time.Duration, jsonOut string) error {
+// checkArgs refuses request counts and concurrency out of range and asks
+// for exactly one of -url and -start.
+func checkArgs(base, start string, n, c int) error {
 	if n < 1 || n > maxRequests {
 		return fmt.Errorf("-n %d: must be in [1, %d]", n, maxRequests)
 	}
@@ -100,6 +102,28 @@ func run(base, start, web string, n, c int, timeout time.Duration, jsonOut strin
 	}
 	if (base == "") == (start == "") {
 		return errors.New("give exactly one of -url and -start")
+	}
+	return nil
+}
+
+// newClient is an HTTP client for c concurrent requests that dials loopback
+// addresses only, follows no redirects and leaves gzip bodies compressed.
+func newClient(c int) *http.Client {
+	return &http.Client{
+		Timeout: 60 * time.Second,
+		Transport: &http.Transport{
+			DialContext:         loopbackDialer,
+			MaxIdleConns:        c,
+			MaxIdleConnsPerHost: c,
+			DisableCompression:  true, // we ask for gzip ourselves and count the compressed bytes
+		},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+}
+
+func run(base, start, web string, n, c int, timeout time.Duration, jsonOut string) error {
+	if err := checkArgs(base, start, n, c); err != nil {
+		return err
 	}
 	if start != "" {
 		u, stop, err := startServer(start, web)
@@ -113,16 +137,7 @@ func run(base, start, web string, n, c int, timeout time.Duration, jsonOut strin
 	if err := checkLoopback(base); err != nil {
 		return err
 	}
-	client := &http.Client{
-		Timeout: 60 * time.Second,
-		Transport: &http.Transport{
-			DialContext:         loopbackDialer,
-			MaxIdleConns:        c,
-			MaxIdleConnsPerHost: c,
-			DisableCompression:  true, // we ask for gzip ourselves and count the compressed bytes
-		},
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}
+	client := newClient(c)
 	targets, err := mix(client, base)
 	if err != nil {
 		return err
