@@ -197,12 +197,7 @@ func (b *qpBuilder) polishBox(res *qp.Result) (out []float64, obj float64, ok bo
 		}
 		gmax = math.Max(gmax, math.Abs(b.q[i]))
 	}
-	const (
-		free = iota
-		atLower
-		atUpper
-	)
-	state := make([]int, n)
+	state := make([]boxState, n)
 	for i, v := range x {
 		switch {
 		case res.ZLower[i] > v-b.lower[i]:
@@ -213,40 +208,9 @@ func (b *qpBuilder) polishBox(res *qp.Result) (out []float64, obj float64, ok bo
 	}
 	feas := 1e-12 * scale
 	for round := 0; round < 20; round++ {
-		out = make([]float64, n)
-		var fr []int
-		for i := range out {
-			switch state[i] {
-			case atLower:
-				out[i] = b.lower[i]
-			case atUpper:
-				out[i] = b.upper[i]
-			default:
-				fr = append(fr, i)
-			}
-		}
-		if nf := len(fr); nf > 0 {
-			pff := mat.NewSymDense(nf, nil)
-			rhs := mat.NewVecDense(nf, nil)
-			for a, i := range fr {
-				s := -b.q[i]
-				for j := 0; j < n; j++ {
-					if state[j] != free && out[j] != 0 {
-						s -= b.P.At(i, j) * out[j]
-					}
-				}
-				rhs.SetVec(a, s)
-				for c := a; c < nf; c++ {
-					pff.SetSym(a, c, b.P.At(i, fr[c]))
-				}
-			}
-			xf, ok := solveSymPSD(pff, rhs)
-			if !ok {
-				return nil, 0, false
-			}
-			for a, i := range fr {
-				out[i] = xf.AtVec(a)
-			}
+		out, ok = b.solveFree(state)
+		if !ok {
+			return nil, 0, false
 		}
 		g := make([]float64, n)
 		for i := 0; i < n; i++ {
@@ -256,18 +220,7 @@ func (b *qpBuilder) polishBox(res *qp.Result) (out []float64, obj float64, ok bo
 			}
 			g[i] = s
 		}
-		changed := false
-		for i, v := range out {
-			switch {
-			case state[i] == free && v < b.lower[i]-feas:
-				state[i], changed = atLower, true
-			case state[i] == free && v > b.upper[i]+feas:
-				state[i], changed = atUpper, true
-			case state[i] == atLower && g[i] < -1e-9*gmax, state[i] == atUpper && g[i] > 1e-9*gmax:
-				state[i], changed = free, true
-			}
-		}
-		if changed {
+		if b.updateActive(state, out, g, feas, 1e-9*gmax) {
 			continue
 		}
 		for k, row := range b.aRows {
@@ -285,6 +238,77 @@ func (b *qpBuilder) polishBox(res *qp.Result) (out []float64, obj float64, ok bo
 		return out, obj, true
 	}
 	return nil, 0, false
+}
+
+// boxState is where polishBox holds a variable: free or fixed at a bound.
+type boxState int
+
+const (
+	free boxState = iota
+	atLower
+	atUpper
+)
+
+// solveFree fixes the variables state holds at their bounds and solves
+// P_FF x_F = −(q_F + P_FB x_B) for the free ones.
+func (b *qpBuilder) solveFree(state []boxState) ([]float64, bool) {
+	n := b.n
+	out := make([]float64, n)
+	var fr []int
+	for i := range out {
+		switch state[i] {
+		case atLower:
+			out[i] = b.lower[i]
+		case atUpper:
+			out[i] = b.upper[i]
+		default:
+			fr = append(fr, i)
+		}
+	}
+	nf := len(fr)
+	if nf == 0 {
+		return out, true
+	}
+	pff := mat.NewSymDense(nf, nil)
+	rhs := mat.NewVecDense(nf, nil)
+	for a, i := range fr {
+		s := -b.q[i]
+		for j := 0; j < n; j++ {
+			if state[j] != free && out[j] != 0 {
+				s -= b.P.At(i, j) * out[j]
+			}
+		}
+		rhs.SetVec(a, s)
+		for c := a; c < nf; c++ {
+			pff.SetSym(a, c, b.P.At(i, fr[c]))
+		}
+	}
+	xf, ok := solveSymPSD(pff, rhs)
+	if !ok {
+		return nil, false
+	}
+	for a, i := range fr {
+		out[i] = xf.AtVec(a)
+	}
+	return out, true
+}
+
+// updateActive fixes a free variable that left its box (by more than feas)
+// at the bound it crossed and frees a fixed one whose reduced gradient g has
+// the wrong sign (beyond gtol); it reports whether any state changed.
+func (b *qpBuilder) updateActive(state []boxState, out, g []float64, feas, gtol float64) bool {
+	changed := false
+	for i, v := range out {
+		switch {
+		case state[i] == free && v < b.lower[i]-feas:
+			state[i], changed = atLower, true
+		case state[i] == free && v > b.upper[i]+feas:
+			state[i], changed = atUpper, true
+		case state[i] == atLower && g[i] < -gtol, state[i] == atUpper && g[i] > gtol:
+			state[i], changed = free, true
+		}
+	}
+	return changed
 }
 
 // solveSymPSD solves A x = r for a symmetric PSD A: by Cholesky, or, when A

@@ -44,21 +44,10 @@ type Path struct {
 // values must have W·H finite entries and level must be finite (the grid
 // evaluators refuse NaN); otherwise Contours returns an error.
 func Contours(g Grid, values []float64, level float64) ([]Path, error) {
+	if err := checkContourInput(g, values, level); err != nil {
+		return nil, err
+	}
 	w, h := g.W, g.H
-	if w < 2 || h < 2 {
-		return nil, fmt.Errorf("viz: contours need a grid of at least 2×2, got %d×%d", w, h)
-	}
-	if len(values) != w*h {
-		return nil, fmt.Errorf("viz: %d values for a %d×%d grid", len(values), w, h)
-	}
-	if math.IsNaN(level) || math.IsInf(level, 0) {
-		return nil, fmt.Errorf("viz: contour level %v", level)
-	}
-	for _, v := range values {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, errors.New("viz: contours of a surface with NaN or infinite values")
-		}
-	}
 	xs, ys := g.axes()
 	// Edge ids: horizontal edge (i,j)–(i+1,j) is j·(W−1)+i; vertical edge
 	// (i,j)–(i,j+1) is H·(W−1) + j·W + i.
@@ -246,4 +235,25 @@ func BoundaryLayer(s *Surface) (*Layer, float64) {
 		return l, lv[0].Value
 	}
 	return l, 0
+}
+
+// checkContourInput refuses a grid smaller than 2×2, a value count other
+// than W·H, and a non-finite level or value.
+func checkContourInput(g Grid, values []float64, level float64) error {
+	w, h := g.W, g.H
+	if w < 2 || h < 2 {
+		return fmt.Errorf("viz: contours need a grid of at least 2×2, got %d×%d", w, h)
+	}
+	if len(values) != w*h {
+		return fmt.Errorf("viz: %d values for a %d×%d grid", len(values), w, h)
+	}
+	if math.IsNaN(level) || math.IsInf(level, 0) {
+		return fmt.Errorf("viz: contour level %v", level)
+	}
+	for _, v := range values {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return errors.New("viz: contours of a surface with NaN or infinite values")
+		}
+	}
+	return nil
 }
