@@ -48,7 +48,7 @@ func gpOutputs() []Output {
 
 func init() {
 	register(&Spec{
-		ID: "gpc", Name: "GPC (EP)", Paper: "C. E. Rasmussen, C. K. I. Williams: Gaussian Processes for Machine Learning, MIT Press 2006, ch. 3 (baseline of " + Paper002 + ")",
+		ID: "gpc", Objective: "Negative log evidence", Name: "GPC (EP)", Paper: "C. E. Rasmussen, C. K. I. Williams: Gaussian Processes for Machine Learning, MIT Press 2006, ch. 3 (baseline of " + Paper002 + ")",
 		Equations: "R&W algorithms 3.5–3.7, eqs 3.58, 3.65, 3.74, 3.80; paper 002 eq 2",
 		About: "Gaussian-process classifier with a probit likelihood, fitted by expectation propagation; kernel amplitude and " +
 			"length-scale(s) by maximising the EP evidence. Outputs calibrated probabilities Φ(m*/√(1+v*)).",
@@ -76,7 +76,7 @@ func init() {
 	pp = append(pp, gpRunParams()...)
 	pp = append(pp, StrategyParam())
 	register(&Spec{
-		ID: "gpcplus", Name: "GPC+ (privileged noise)", Paper: Paper002,
+		ID: "gpcplus", Objective: "Negative log evidence", Name: "GPC+ (privileged noise)", Paper: Paper002,
 		Equations: "paper 002 eqs 3–12 (EP with factorised sites eq 10, quadrature eq 12, prediction eq 9)",
 		About: "GPC whose latent noise variance exp(g(z)) is a second Gaussian process on the privileged features z: " +
 			"samples that are easy by their privileged features get a steep likelihood, hard ones a flat one. " +

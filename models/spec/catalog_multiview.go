@@ -45,7 +45,7 @@ func twoView(ps ...Param) []Param {
 
 func init() {
 	register(&Spec{
-		ID: "svm2k", Name: "SVM-2K",
+		ID: "svm2k", Objective: "Dual objective", Name: "SVM-2K",
 		Paper:     "Farquhar, Hardoon, Meng, Shawe-Taylor & Szedmak, Two view learning: SVM-2K, theory and practice, NIPS 2005",
 		Equations: "SVM-2K primal and dual (section 2 of the NIPS 2005 paper); decision ½(f_A + f_B); per-view rules as in paper 001 §5.1",
 		About: "Two SVMs, one per view, trained jointly: besides each view's hinge loss, the two views' outputs are asked to agree " +
@@ -67,7 +67,7 @@ func init() {
 		},
 	})
 	register(&Spec{
-		ID: "mvtsvm", Name: "MvTSVM",
+		ID: "mvtsvm", Objective: "Sum of the two dual objectives", Name: "MvTSVM",
 		Paper:     "Xie & Sun, Multi-view twin support vector machines, Intelligent Data Analysis 19(4), 2015",
 		Equations: "MvTSVM primal pair and duals (kernel version); nearest-plane rule per view and the mean distance for both views",
 		About: "A twin SVM per view (one plane near each class, far from the other), trained jointly: the two views' projections " +
@@ -85,7 +85,7 @@ func init() {
 		MultiClass: strategies,
 	})
 	register(&Spec{
-		ID: "psvm2v", Name: "PSVM-2V",
+		ID: "psvm2v", Objective: "Dual objective", Name: "PSVM-2V",
 		Paper:     "Tang, Tian, Zhang & Liu, Multiview privileged support vector machines, IEEE TNNLS 29(8), 2018",
 		Equations: "paper 001 eq (6) (PSVM-2V primal); dual derived from its Lagrangian; decision rules of paper 001 §5.1",
 		About: "Two SVMs, one per view, where each view's slack is bounded by the other view's output (learning using privileged " +
@@ -108,7 +108,7 @@ func init() {
 		},
 	})
 	register(&Spec{
-		ID: "mcpk", Name: "MCPK",
+		ID: "mcpk", Objective: "Primal objective (non-convex)", Name: "MCPK",
 		Paper:     "Tang, Tian, Liu & Kou, Coupling privileged kernel method for multi-view learning, Information Sciences 481, 2019",
 		Equations: "MCPK primal (coupling term D Σ ξ^A ξ^B with privileged constraints) and its 6l-variable dual; solved by the convex–concave procedure",
 		About: "Two SVMs, one per view, each view's slack bounded by the other view's output (privileged information), and a " +

@@ -89,7 +89,7 @@ func svmPlusOutputs() []Output {
 
 func init() {
 	register(&Spec{
-		ID: "svm", Name: "SVM",
+		ID: "svm", Objective: "Dual objective", Name: "SVM",
 		Paper:     "Cortes & Vapnik (1995), Support-vector networks; solver: Fan, Chen & Lin (2005), JMLR 6; LIBSVM (Chang & Lin 2011)",
 		Equations: "C-SVM dual (Cortes & Vapnik 1995; LIBSVM, Chang & Lin 2011, eq. (2)): min ½αᵀ(yyᵀ∘K)α − 1ᵀα s.t. yᵀα = 0, 0 ≤ αᵢ ≤ Cᵢ",
 		About:     "The kernel support vector machine with the hinge loss, trained by SMO with second-order working-set selection (Fan, Chen & Lin 2005) as in LIBSVM. It uses the main features only and is the baseline every LUPI and multi-view model is compared with.",
@@ -98,7 +98,7 @@ func init() {
 		Support: "support vectors", Outputs: svmOutputs(),
 	})
 	register(&Spec{
-		ID: "l2svm", Name: "L2-SVM",
+		ID: "l2svm", Objective: "Dual objective", Name: "L2-SVM",
 		Paper:     "Cortes & Vapnik (1995), Support-vector networks; solver: Fan, Chen & Lin (2005), JMLR 6; LIBSVM (Chang & Lin 2011)",
 		Equations: "L2-SVM dual (squared hinge; Hsieh et al. 2008, eq. (4), with the bias kept): min ½αᵀ(yyᵀ∘(K + I/(2Cᵢ)))α − 1ᵀα s.t. yᵀα = 0, αᵢ ≥ 0",
 		About:     "The support vector machine with the squared hinge loss Σ Cᵢξᵢ². Its dual has no upper bound on α; SVM2+ with each sample as its own privileged feature reduces to it (paper 000).",
@@ -107,7 +107,7 @@ func init() {
 		Support: "support vectors", Outputs: svmOutputs(),
 	})
 	register(&Spec{
-		ID: "svm1plus", Name: "SVM1+", Paper: Paper000 + "; Vapnik & Vashist (2009)",
+		ID: "svm1plus", Objective: "Dual objective", Name: "SVM1+", Paper: Paper000 + "; Vapnik & Vashist (2009)",
 		Equations: "paper 000, eqs (1)-(2)",
 		About: "Vapnik's SVM+ with the hinge loss: slacks ξᵢ = g(zᵢ) = v'zᵢ + ρ ≥ 0 come from a correcting function on privileged features. " +
 			"Its dual has 2n variables and two equality constraints; LUPI Lab solves it with a generalised SMO (three kinds of working direction).",
@@ -121,7 +121,7 @@ func init() {
 		),
 	})
 	register(&Spec{
-		ID: "svm2plus", Name: "SVM2+", Paper: Paper000,
+		ID: "svm2plus", Objective: "Dual objective", Name: "SVM2+", Paper: Paper000,
 		Equations: "paper 000, eqs (3)-(5), Proposition 1, footnote 1",
 		About: "SVM+ with the squared hinge loss: the slack of each training sample is predicted by a correcting function g(z) on privileged features seen only in training. " +
 			"Its dual is a standard SVM dual (no upper bound on α) with kernel K + Qλ∘yyᵀ, solved by SMO; prediction uses x only.",

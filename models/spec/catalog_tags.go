@@ -36,7 +36,7 @@ func OutputKernelParams() []Param {
 
 func init() {
 	register(&Spec{
-		ID:        "jointsvm",
+		ID: "jointsvm", Objective: "Dual objective",
 		Name:      "Joint SVM (MMR)",
 		Paper:     Paper003,
 		Equations: "paper 003, dual (10) without the bias constraint (section 2.3), prediction (12)/(13)",
@@ -65,7 +65,7 @@ func init() {
 		},
 	})
 	register(&Spec{
-		ID:        "indepsvm",
+		ID: "indepsvm", Objective: "Sum of the tags' dual objectives",
 		Name:      "Independent SVMs",
 		Paper:     Paper003 + " (baseline)",
 		Equations: "paper 003, eqs (4)-(6) once per tag",

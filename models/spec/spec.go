@@ -121,6 +121,9 @@ type Spec struct {
 	// vectors", "samples with α > 0"); empty when the model has no such
 	// notion (a GP's prediction uses every training sample).
 	Support string `json:"support,omitempty"`
+	// Objective names what Report.Objective is for this model (e.g. "Dual
+	// objective", "Negative log evidence").
+	Objective string `json:"objective,omitempty"`
 	// Outputs declares every scalar (Report.Extras) and per-sample vector
 	// (Report.Diagnostics) a fit of this model reports.
 	Outputs []Output `json:"outputs,omitempty"`

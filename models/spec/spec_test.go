@@ -55,8 +55,8 @@ func TestCatalogue(t *testing.T) {
 		if !fam[s.Family] {
 			t.Errorf("%s: family %q is not in Families", s.ID, s.Family)
 		}
-		if s.About == "" || s.Equations == "" || s.Paper == "" {
-			t.Errorf("%s: about, equations and paper are required", s.ID)
+		if s.About == "" || s.Equations == "" || s.Paper == "" || s.Objective == "" {
+			t.Errorf("%s: about, equations, paper and the objective's name are required", s.ID)
 		}
 		for _, o := range s.Outputs {
 			if o.Help == "" {
