@@ -1,187 +1,283 @@
-package ui
+package app
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
-	"lupilab/models/model"
-	"lupilab/models/run"
+	"lupilab/models/spec"
+	"lupilab/models/wire"
 )
 
+// compareState is the Compare view's selection, running jobs and results:
+// one fit per model on the same split, spread over the pool (each fit is
+// the same whichever worker runs it, so the table does not depend on the
+// number of workers).
 type compareState struct {
-	job      job
 	selected map[string]bool
-	rows     []run.CompareRow
-	err      string
+	jobs     []*Job
+	rows     []compareRow
+	forKey   string // the data key the rows were computed on
+	set      Settings
+	done     int
+	errMsg   string
+	started  time.Time
+	seconds  float64
 }
 
-func (p *Playground) compareView() app.UI {
-	ds, dsErr := p.peekDataset()
+type compareRow struct {
+	model string
+	res   *wire.FitResult
+	mv    *mapView
+	err   string
+	done  bool
+}
+
+func (c *compareState) running() bool { return len(c.jobs) > 0 }
+
+func (c *compareState) stop() {
+	for _, j := range c.jobs {
+		j.Cancel()
+	}
+}
+
+// ComparePanel fits several models on one split and shows them side by side.
+type ComparePanel struct {
+	app.Compo
+	S *session
+}
+
+// OnMount registers the panel.
+func (c *ComparePanel) OnMount(ctx app.Context) { c.S.register(c) }
+
+// OnDismount unregisters it.
+func (c *ComparePanel) OnDismount() { c.S.unregister(c) }
+
+// Render implements app.Composer.
+func (c *ComparePanel) Render() app.UI {
+	s := c.S
+	st := &s.cmp
+	if st.selected == nil {
+		st.selected = map[string]bool{"svm": true, "l2svm": true}
+	}
 	var boxes []app.UI
-	for _, s := range model.All() {
-		ok := dsErr == nil && run.Compatible(s, ds) == nil
-		id := "cmp-" + s.ID
-		s := s
-		boxes = append(boxes, app.Label().Class("check").For(id).Body(
-			app.Input().Type("checkbox").ID(id).Checked(ok && p.cmp.selected[s.ID]).Disabled(!ok).
-				OnChange(func(ctx app.Context, e app.Event) { p.cmp.selected[s.ID] = ctx.JSSrc().Get("checked").Bool() }),
-			app.Text(" "+s.Name),
+	for _, m := range spec.All() {
+		why := s.compatible(m)
+		id := "cmp-" + m.ID
+		m := m
+		boxes = append(boxes, app.Label().Class("check").For(id).Title(why).Body(
+			app.Input().Type("checkbox").ID(id).Checked(why == "" && st.selected[m.ID]).Disabled(why != "").
+				OnChange(func(ctx app.Context, e app.Event) { st.selected[m.ID] = ctx.JSSrc().Get("checked").Bool() }),
+			app.Text(" "+m.Name),
 		))
 	}
 	return app.Div().Class("compare").Body(
-		app.P().Class("help").Text("Fit several models on the same split of the current data, each with its current settings "+
-			"(the Model view's, or defaults). Models that cannot use this data are greyed out."),
+		app.P().Class("help").Text("Fit several models on the same split of the current data, each with its settings from the Model view "+
+			"(or its defaults). The fits run in parallel on the compute workers. Models that cannot use this data are greyed out."),
 		app.FieldSet().Body(app.Legend().Text("Models"), app.Div().Class("checks").Body(boxes...)),
 		app.Div().Class("actions").Body(
-			app.Button().ID("compare-run").Class("primary").Text("Compare").Disabled(p.cmp.job.busy).OnClick(p.onCompare),
+			app.Button().ID("compare-run").Class("primary").Text("Compare").Disabled(st.running()).OnClick(c.onRun),
+			app.If(st.running(), app.Button().ID("compare-cancel").Text("Cancel").OnClick(func(ctx app.Context, e app.Event) { st.stop() })),
+			app.If(st.running(), app.Span().ID("compare-progress").Class("stage").Aria("live", "polite").
+				Text(fmt.Sprintf("%d of %d models done", st.done, len(st.rows)))),
 		),
-		p.cmp.job.view("compare"),
-		app.If(p.cmp.err != "", app.P().ID("compare-error").Class("error").Text(p.cmp.err)),
-		p.compareResults(),
+		app.If(st.errMsg != "", app.P().ID("compare-error").Class("error").Text(st.errMsg)),
+		c.results(),
 	)
 }
 
-func (p *Playground) onCompare(ctx app.Context, e app.Event) {
+func (c *ComparePanel) onRun(ctx app.Context, e app.Event) {
+	s := c.S
+	st := &s.cmp
 	var ids []string
-	for _, s := range model.All() {
-		if p.cmp.selected[s.ID] {
-			ids = append(ids, s.ID)
+	for _, m := range spec.All() {
+		if st.selected[m.ID] && s.compatible(m) == "" {
+			ids = append(ids, m.ID)
 		}
 	}
-	p.cmp.err = ""
-	params := map[string]model.Values{}
-	for id, v := range p.values {
-		params[id] = v.Clone()
+	if len(ids) == 0 {
+		st.errMsg = "Choose at least one model that can use this data."
+		c.Update()
+		return
 	}
-	p.cmp.job.start(ctx, p, "comparing", func(jobCtx context.Context, progress func(model.Progress)) (any, error) {
-		ds, err := p.dataset(ctx)
-		if err != nil {
-			return nil, err
-		}
-		cfg := p.runConfig(ds)
-		cfg.GridSize = 60
-		return run.Compare(jobCtx, cfg, ids, params, progress)
-	}, func(ctx app.Context, res any, err error) {
-		switch {
-		case errors.Is(err, context.Canceled):
-			p.cmp.err = "Comparison cancelled."
-		case err != nil:
-			p.cmp.err = err.Error()
-		default:
-			p.cmp.rows = res.([]run.CompareRow)
-		}
-	})
+	st.errMsg, st.rows, st.jobs, st.done = "", nil, nil, 0
+	st.set, st.forKey, st.started = s.set.Clone(), s.set.DataKey(), time.Now()
+	for _, id := range ids {
+		set := s.set.Clone()
+		set.Model = id
+		row := len(st.rows)
+		st.rows = append(st.rows, compareRow{model: id})
+		req := wire.FitRequest{Data: set.Data(s.csv()), Split: set.Split(), Model: id, Params: set.Values(),
+			AdaptWidths: true, Grid: &wire.GridSpec{Side: 80}}
+		var job *Job
+		job = Submit(ctx, wire.KindFit, req, nil, JobOptions{Priority: PriorityBackground + 1,
+			OnPart: func(ctx app.Context, m wire.Message, w Affinity) {
+				c.take(row, m)
+				c.Update()
+			},
+			OnEnd: func(ctx app.Context, m wire.Message, w Affinity) {
+				st.done++
+				st.rows[row].done = true
+				var p wire.Part
+				_, cancelled, err := decodeEnd(m, &p)
+				switch {
+				case cancelled:
+					st.rows[row].err = "cancelled"
+					st.errMsg = "Comparison cancelled."
+				case err != nil:
+					st.rows[row].err = err.Error()
+				default:
+					c.take(row, m)
+				}
+				for i, j := range st.jobs {
+					if j == job {
+						st.jobs = append(st.jobs[:i], st.jobs[i+1:]...)
+						break
+					}
+				}
+				if len(st.jobs) == 0 {
+					st.seconds = time.Since(st.started).Seconds()
+				}
+				c.Update()
+			}})
+		st.jobs = append(st.jobs, job)
+	}
+	c.Update()
 }
 
-func (p *Playground) compareResults() app.UI {
-	rows := p.cmp.rows
-	if len(rows) == 0 {
-		return nil
+func (c *ComparePanel) take(row int, m wire.Message) {
+	st := &c.S.cmp
+	var p wire.Part
+	bin, err := m.Decode(&p)
+	if err != nil {
+		st.rows[row].err = err.Error()
+		return
 	}
-	best := 0.0
-	for _, r := range rows {
-		if r.Out != nil {
-			best = maxf(best, score(r.Out))
+	if p.Fit != nil {
+		st.rows[row].res = p.Fit
+	}
+	if p.Grid != nil && p.Grid.View != "B" {
+		if mv, err := decodeMap(p.Grid, bin); err == nil {
+			st.rows[row].mv = mv
 		}
 	}
-	metric := "Test accuracy"
-	if len(rows) > 0 && rows[0].Out != nil && rows[0].Out.TestTags != nil {
-		metric = "Test micro F1"
+}
+
+func (c *ComparePanel) results() app.UI {
+	s := c.S
+	st := &s.cmp
+	if len(st.rows) == 0 {
+		return nil
 	}
-	return app.Div().Body(
+	metric, isTags := "Test accuracy", false
+	for _, r := range st.rows {
+		if r.res != nil && r.res.Scores.TestTags != nil {
+			metric, isTags = "Test micro F1", true
+		}
+	}
+	score := func(r *wire.FitResult) float64 {
+		if isTags && r.Scores.TestTags != nil {
+			return r.Scores.TestTags.Micro.F1
+		}
+		return r.Scores.TestAcc
+	}
+	fmtScore := func(x float64) string {
+		if isTags {
+			return f3(x)
+		}
+		return pct(x)
+	}
+	stale := st.forKey != s.set.DataKey()
+	cls := "compare-results"
+	if stale {
+		cls += " stale"
+	}
+	return app.Div().Class(cls).Body(
+		app.If(stale, app.P().Class("stale-note").Text("Out of date: computed on "+st.set.DataLabel()+". Press Compare to update.")),
 		app.Table().ID("compare-table").Class("compare-table").Body(
-			app.Tr().Body(app.Th().Text("Model"), app.Th().Text(metric), app.Th().Text("Train"),
-				app.Th().Text("Fit time"), app.Th().Text("#SV"), app.Th().Text("Converged"), app.Th().Text(metric+" (bar)")),
-			app.Range(rows).Slice(func(i int) app.UI {
-				r := rows[i]
-				spec, _ := model.Lookup(r.Model)
-				name := r.Model
-				if spec != nil {
-					name = spec.Name
+			app.Caption().Text(fmt.Sprintf("%d models on %s, one split (%d %% training rows)", len(st.rows), st.set.DataLabel(), st.set.TrainPct)),
+			app.THead().Body(app.Tr().Body(
+				app.Th().Scope("col").Text("Model"), app.Th().Scope("col").Text(metric),
+				app.Th().Scope("col").Text(metric+" (bar: 0 to 100 %)"), app.Th().Scope("col").Text("Train"),
+				app.Th().Scope("col").Text("Training time"), app.Th().Scope("col").Text("Support"), app.Th().Scope("col").Text("Converged"),
+			)),
+			app.TBody().Body(app.Range(st.rows).Slice(func(i int) app.UI {
+				r := st.rows[i]
+				name := r.model
+				m, _ := spec.Lookup(r.model)
+				if m != nil {
+					name = m.Name
 				}
-				if r.Out == nil {
-					return app.Tr().Body(app.Th().Scope("row").Text(name), app.Td().ColSpan(6).Class("error").Text(r.Err.Error()))
+				switch {
+				case r.res == nil && r.err != "":
+					return app.Tr().Body(app.Th().Scope("row").Text(name), app.Td().ColSpan(6).Class("error").Text(r.err))
+				case r.res == nil:
+					return app.Tr().Body(app.Th().Scope("row").Text(name), app.Td().ColSpan(6).Class("help").Text("running…"))
 				}
-				o := r.Out
-				sc, tr := score(o), trainScore(o)
+				res := r.res
+				sc := score(res)
 				conv := "yes"
-				if !o.Report.Converged {
+				if !res.Report.Converged {
 					conv = "no"
 				}
-				width := 0.0
-				if best > 0 {
-					width = 100 * sc / best
+				support := "—"
+				if m != nil && m.Support != "" {
+					support = strconv.Itoa(res.Report.NSupport)
+				}
+				train := res.Scores.TrainAcc
+				if isTags && res.Scores.TrainTags != nil {
+					train = res.Scores.TrainTags.Micro.F1
 				}
 				return app.Tr().Body(
 					app.Th().Scope("row").Text(name),
-					app.Td().Class("cmp-score").Text(pctOrF(o, sc)),
-					app.Td().Text(pctOrF(o, tr)),
-					app.Td().Text(fmt.Sprintf("%.3f s", o.FitSeconds)),
-					app.Td().Text(strconv.Itoa(o.Report.NSupport)),
+					app.Td().Class("cmp-score").Text(fmtScore(sc)),
+					app.Td().Class("barcell").Body(
+						app.Div().Class("bartrack").Body(app.Div().Class("bar").Style("width", fmt.Sprintf("%.1f%%", 100*sc))),
+					),
+					app.Td().Text(fmtScore(train)),
+					app.Td().Text(seconds(res.Timing.Fit)),
+					app.Td().Text(support),
 					app.Td().Text(conv),
-					app.Td().Class("barcell").Body(app.Div().Class("bar").Style("width", fmt.Sprintf("%.1f%%", width)).
-						Aria("label", pctOrF(o, sc))),
 				)
-			}),
+			})),
 		),
-		app.Div().Class("thumbs").Body(
-			app.Range(rows).Slice(func(i int) app.UI {
-				r := rows[i]
-				if r.Out == nil || (r.Out.Surface == nil && len(r.Out.TagSurfaces) == 0) {
-					return nil
-				}
-				return &Thumb{Out: r.Out, ID: "thumb-" + r.Model}
-			}),
-		),
+		app.If(!st.running() && st.seconds > 0, app.P().Class("help").Text(fmt.Sprintf("Wall time %s on %d compute workers.", seconds(st.seconds), PoolSize()))),
+		app.Div().Class("thumbs").Body(app.Range(st.rows).Slice(func(i int) app.UI {
+			r := st.rows[i]
+			if r.res == nil {
+				return nil
+			}
+			return &Thumb{Row: &st.rows[i], ID: "thumb-" + r.model, Set: st.set}
+		})),
 	)
 }
 
-func score(o *run.Outcome) float64 {
-	if o.TestTags != nil {
-		return o.TestTags.Micro.F1
-	}
-	return o.TestAcc
-}
-
-func trainScore(o *run.Outcome) float64 {
-	if o.TrainTags != nil {
-		return o.TrainTags.Micro.F1
-	}
-	return o.TrainAcc
-}
-
-func pctOrF(o *run.Outcome, x float64) string {
-	if o.TestTags != nil {
-		return f3(x)
-	}
-	return pct(x)
-}
-
-func maxf(a, b float64) float64 {
-	if a > b {
-		return a
-	}
-	return b
-}
-
-// Thumb is a small decision-surface picture of one compared model.
+// Thumb is a small picture of one compared model: its map when the data is
+// 2-D, else its points on the principal components.
 type Thumb struct {
 	app.Compo
-	Out *run.Outcome
+	Row *compareRow
 	ID  string
+	Set Settings
 }
 
-const thumbSize = 160
+const thumbSize = 170
 
 // Render implements app.Composer.
 func (t *Thumb) Render() app.UI {
+	name := t.Row.model
+	if m, err := spec.Lookup(t.Row.model); err == nil {
+		name = m.Name
+	}
+	note := ""
+	if t.Row.res != nil && t.Row.res.Plot.Projected {
+		note = " (points on 2 principal components; no map in " + strconv.Itoa(t.Row.res.Data.Dim) + " dimensions)"
+	}
 	return app.Figure().Class("thumb").Body(
-		app.Canvas().ID(t.ID).Width(thumbSize).Height(thumbSize).Aria("label", t.Out.Spec.Name+" decision surface"),
-		app.FigCaption().Text(t.Out.Spec.Name),
+		app.Canvas().ID(t.ID).Role("img").Aria("label", name+" decision map"+note),
+		app.FigCaption().Text(name+note),
 	)
 }
 
@@ -192,10 +288,24 @@ func (t *Thumb) OnMount(ctx app.Context) { ctx.Defer(t.draw) }
 func (t *Thumb) OnUpdate(ctx app.Context) { ctx.Defer(t.draw) }
 
 func (t *Thumb) draw(ctx app.Context) {
-	o := t.Out
-	s := o.Surface
-	if s == nil && len(o.TagSurfaces) > 0 {
-		s = o.TagSurfaces[0]
+	canvas := app.Window().GetElementByID(t.ID)
+	if !canvas.Truthy() || t.Row.res == nil {
+		return
 	}
-	drawView(o, t.ID, thumbSize, s, o.TrainXY, o.TestXY, 0, false, "pos", "neg", "A+", "A-")
+	sh := &shown{set: t.Set, res: t.Row.res, maps: map[string]*mapView{}}
+	if t.Row.mv != nil {
+		sh.maps["A"] = t.Row.mv
+	}
+	fm := buildFigure(sh, true, "A", 0, "")
+	if fm == nil {
+		return
+	}
+	ratio := app.Window().Get("devicePixelRatio").Float()
+	if ratio <= 0 {
+		ratio = 1
+	}
+	l := layoutFor(thumbSize, true)
+	canvas.Get("style").Set("width", fmt.Sprintf("%dpx", thumbSize))
+	canvas.Get("style").Set("height", fmt.Sprintf("%dpx", thumbSize))
+	drawFigure(newCanvasPainter(canvas, l.w, l.h, ratio), fm, l)
 }

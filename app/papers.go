@@ -1,58 +1,76 @@
-package ui
+package app
 
 import (
-	"context"
-	"errors"
-	"testing/fstest"
+	"fmt"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
-	"lupilab/models/data"
-	"lupilab/models/experiment"
-	"lupilab/models/model"
+	"lupilab/models/wire"
 )
 
 // Papers runs browser-sized versions of each paper's experiment — the same
-// code as `lupi experiment NAME -quick` — and shows our tables beside the
-// paper's numbers.
+// code as `lupi experiment NAME -quick` — in a compute worker, and shows our
+// tables beside the paper's numbers. Element ids: exp-<name> (section),
+// exp-run-<name>, exp-cancel, exp-<name>-progress, exp-<name>-error,
+// exp-<name>-table, exp-<name>-paper.
 type Papers struct {
 	app.Compo
-	job     job
+	list    []wire.ExpInfo
+	listErr string
+	job     *Job
 	running string
-	results map[string]*experiment.Result
+	started time.Time
+	prog    wire.Progress
+	results map[string]*wire.ExpResult
 	errs    map[string]string
-	fsys    fstest.MapFS
 }
 
 // OnInit prepares the maps.
 func (p *Papers) OnInit() {
-	p.results, p.errs = map[string]*experiment.Result{}, map[string]string{}
+	p.results, p.errs = map[string]*wire.ExpResult{}, map[string]string{}
 }
 
-// OnMount marks the page live.
+// OnMount starts the compute engine and asks it for the experiments.
 func (p *Papers) OnMount(ctx app.Context) {
-	app.Window().Get("document").Get("body").Call("setAttribute", "data-lupi-ready", "1")
+	markLive()
+	StartCompute(ctx, poolSizeSetting(ctx))
+	Submit(ctx, wire.KindExpList, struct{}{}, nil, JobOptions{Priority: PriorityInteractive,
+		OnEnd: func(ctx app.Context, m wire.Message, w Affinity) {
+			var list []wire.ExpInfo
+			if _, _, err := decodeEnd(m, &list); err != nil {
+				p.listErr = err.Error()
+			}
+			p.list = list
+			p.Update()
+		}})
 }
 
 // OnDismount cancels a running experiment.
-func (p *Papers) OnDismount() { p.job.stop() }
+func (p *Papers) OnDismount() { p.job.Cancel() }
 
 // Render implements app.Composer.
 func (p *Papers) Render() app.UI {
-	exps := experiment.All()
 	return app.Div().Class("papers").Body(
 		app.H1().Text("The papers' experiments"),
 		app.P().Class("help").Text("Each button runs a browser-sized version (fewer repeats, smaller grids) of a paper's "+
-			"experiment in this tab, with the same code as the CLI's `lupi experiment NAME -quick`; the full protocol is "+
+			"experiment in a compute worker, with the same code as the CLI's `lupi experiment NAME -quick`; the full protocol is "+
 			"`lupi experiment NAME`. Our numbers are printed beside the paper's."),
-		p.job.view("exp"),
-		app.Range(exps).Slice(func(i int) app.UI {
-			e := exps[i]
-			return app.Section().Class("experiment").ID("exp-"+e.Name).Body(
-				app.H2().Text(e.Title),
+		app.If(p.listErr != "", app.P().Class("error").Text("The experiments could not be listed: "+p.listErr)),
+		app.If(p.list == nil && p.listErr == "", app.P().Class("help").Text("Loading the compute engine…")),
+		app.Range(p.list).Slice(func(i int) app.UI {
+			e := p.list[i]
+			busy := p.job != nil
+			return app.Section().Class("experiment").ID("exp-"+e.Name).Aria("labelledby", "exp-title-"+e.Name).Body(
+				app.H2().ID("exp-title-"+e.Name).Text(e.Title),
 				app.P().Class("paper").Text(e.Paper),
-				app.Button().ID("exp-run-"+e.Name).Class("primary").Text("Run in the browser").
-					Disabled(p.job.busy).OnClick(func(ctx app.Context, ev app.Event) { p.run(ctx, e) }),
+				app.Div().Class("actions").Body(
+					app.Button().ID("exp-run-"+e.Name).Class("primary").Text("Run in the browser").
+						Disabled(busy).OnClick(func(ctx app.Context, ev app.Event) { p.run(ctx, e) }),
+					app.If(busy && p.running == e.Name, app.Button().ID("exp-cancel").Text("Cancel").
+						OnClick(func(ctx app.Context, ev app.Event) { p.job.Cancel() })),
+				),
+				app.If(busy && p.running == e.Name, p.progress(e)),
 				app.If(p.errs[e.Name] != "", app.P().ID("exp-"+e.Name+"-error").Class("error").Text(p.errs[e.Name])),
 				resultTables(e.Name, p.results[e.Name]),
 			)
@@ -60,59 +78,57 @@ func (p *Papers) Render() app.UI {
 	)
 }
 
-func (p *Papers) run(ctx app.Context, e *experiment.Experiment) {
+func (p *Papers) progress(e wire.ExpInfo) app.UI {
+	bar := app.Progress().ID("exp-"+e.Name+"-progress").Max(1).Aria("label", e.Title+": progress")
+	if p.prog.Fraction >= 0 {
+		bar = bar.Value(p.prog.Fraction)
+	}
+	return app.Div().Class("progress").Aria("live", "polite").Body(
+		bar,
+		app.Span().Class("stage").Text(e.Title+": "+p.prog.Stage+" "+p.prog.Message+eta(p.prog, p.started)),
+	)
+}
+
+func (p *Papers) run(ctx app.Context, e wire.ExpInfo) {
 	delete(p.errs, e.Name)
-	p.running = e.Name
-	base := staticBase(ctx)
-	p.job.start(ctx, p, "loading data", func(jobCtx context.Context, progress func(model.Progress)) (any, error) {
-		if p.fsys == nil {
-			fsys, err := fetchDatasets(base)
-			if err != nil {
-				return nil, err
+	p.running, p.started, p.prog = e.Name, time.Now(), wire.Progress{Fraction: 0, Stage: "starting"}
+	var job *Job
+	job = Submit(ctx, wire.KindExperiment, wire.ExpRequest{Name: e.Name, Quick: true, Seed: 1}, nil, JobOptions{
+		Priority: PriorityBackground,
+		OnProgress: func(ctx app.Context, pr wire.Progress) {
+			if p.job == job {
+				p.prog = pr
+				p.Update()
 			}
-			p.fsys = fsys
-		}
-		return e.Run(jobCtx, experiment.Config{Quick: true, Seed: 1, FS: p.fsys, Progress: progress})
-	}, func(ctx app.Context, res any, err error) {
-		switch {
-		case errors.Is(err, context.Canceled):
-			p.errs[e.Name] = "Cancelled."
-		case err != nil:
-			p.errs[e.Name] = err.Error()
-		default:
-			p.results[e.Name] = res.(*experiment.Result)
-		}
-	})
+		},
+		OnEnd: func(ctx app.Context, m wire.Message, w Affinity) {
+			if p.job != job {
+				return
+			}
+			p.job = nil
+			var r wire.ExpResult
+			_, cancelled, err := decodeEnd(m, &r)
+			switch {
+			case cancelled:
+				p.errs[e.Name] = "Cancelled."
+			case err != nil:
+				p.errs[e.Name] = err.Error()
+			default:
+				p.results[e.Name] = &r
+			}
+			p.Update()
+		}})
+	p.job = job
+	p.Update()
 }
 
-// fetchDatasets fetches the index and every shipped CSV into an in-memory
-// file system (from the service worker's cache when offline).
-func fetchDatasets(base string) (fstest.MapFS, error) {
-	idxBytes, err := fetch(base+"/web/datasets/"+data.IndexFile, 1<<20)
-	if err != nil {
-		return nil, err
-	}
-	idx, err := data.ParseIndex(idxBytes)
-	if err != nil {
-		return nil, err
-	}
-	fsys := fstest.MapFS{data.IndexFile: {Data: idxBytes}}
-	for _, e := range idx {
-		b, err := fetch(base+"/web/datasets/"+e.File, 64<<20)
-		if err != nil {
-			return nil, err
-		}
-		fsys[e.File] = &fstest.MapFile{Data: b}
-	}
-	return fsys, nil
-}
-
-func resultTables(name string, r *experiment.Result) app.UI {
+func resultTables(name string, r *wire.ExpResult) app.UI {
 	if r == nil {
 		return nil
 	}
 	var ts []app.UI
-	for gi, group := range [][]experiment.Table{r.Tables, r.PaperTables} {
+	ts = append(ts, app.P().Class("help").Text(fmt.Sprintf("Ran in %s.", seconds(r.Seconds))))
+	for gi, group := range [][]wire.ExpTable{r.Tables, r.PaperTables} {
 		for ti, t := range group {
 			t := t
 			id := "exp-" + name + "-table"
@@ -120,16 +136,16 @@ func resultTables(name string, r *experiment.Result) app.UI {
 				id = "exp-" + name + "-paper"
 			}
 			if ti > 0 {
-				id = ""
+				id = fmt.Sprintf("%s-%d", id, ti)
 			}
-			ts = append(ts, app.Table().ID(id).Class("exp-table").Body(
+			ts = append(ts, app.Div().Class("scroll").Body(app.Table().ID(id).Class("exp-table").Body(
 				app.Caption().Text(t.Title),
-				app.Tr().Body(app.Range(t.Columns).Slice(func(j int) app.UI { return app.Th().Scope("col").Text(t.Columns[j]) })),
-				app.Range(t.Rows).Slice(func(i int) app.UI {
+				app.THead().Body(app.Tr().Body(app.Range(t.Columns).Slice(func(j int) app.UI { return app.Th().Scope("col").Text(t.Columns[j]) }))),
+				app.TBody().Body(app.Range(t.Rows).Slice(func(i int) app.UI {
 					row := t.Rows[i]
 					return app.Tr().Body(app.Range(row).Slice(func(j int) app.UI { return app.Td().Text(row[j]) }))
-				}),
-			))
+				})),
+			)))
 			for _, n := range t.Notes {
 				ts = append(ts, app.P().Class("help").Text(n))
 			}

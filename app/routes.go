@@ -1,14 +1,13 @@
-// Package ui (directory app/) is LUPI Lab's user interface: go-app components
-// for the playground, the comparison and model-selection views and the About
-// page. It builds for the server (pre-rendering) and for wasm. It does no
-// numerics: it calls lupilab/models/run, viz and friends and draws what they
-// return.
-package ui
+// Package app (directory app/) is LUPI Lab's user interface: go-app
+// components for the playground, the comparison and model-selection views,
+// the papers' experiments and the About page. It builds for the server
+// (pre-rendering) and for wasm, and it does no numerics: every fit, map and
+// parse runs in the compute workers (see pool.go and models/compute); the
+// UI knows the models only through their catalogue (models/spec).
+package app
 
 import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
-
-	_ "lupilab/models/all" // registers every model
 )
 
 // Register declares the app's routes. The server and the wasm main both call

@@ -1,91 +1,347 @@
-package ui
+package app
 
 import (
+	"fmt"
+	"math"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 
-	"lupilab/models/model"
+	"lupilab/models/datasets"
+	"lupilab/models/spec"
+	"lupilab/models/wire"
 )
 
-// sessionKey is the local-storage key of the last session (the same query
-// string the URL carries).
-const sessionKey = "lupilab.session"
+// Settings is everything a playground result depends on, and what a link
+// carries: the data (a generator with its size, noise and seed, a shipped
+// dataset, or an upload), the user's edits of the points, the split, the
+// model and its parameters. The URL and local storage hold it as query
+// values (Encode / DecodeSettings); the browser tests and the unit tests
+// rely on that form.
+type Settings struct {
+	Source   string  // "gen:<name>", "ds:<name>" or "up:<file name>"
+	N        int     // generators: samples
+	Noise    float64 // generators: noise
+	Seed     int64   // data seed (generators) and split seed
+	TrainPct int     // training share of the split, in percent
+	Model    string
+	// Params holds, per model, the parameters that differ from its
+	// defaults (switching models keeps each one's settings).
+	Params map[string]map[string]string
+	View   string // "model", "compare" or "tune"
+	Edits  []wire.Edit
+}
 
-// uploadKey keeps the last uploaded file (within uploadBudget bytes) so that
-// a reload restores it; "Forget my data" deletes it.
+// Ranges of the playground's data settings (the form refuses values outside
+// them with a message that states the range).
 const (
-	uploadKey     = "lupilab.upload"
-	uploadNameKey = "lupilab.upload.name"
-	uploadBudget  = 2 << 20
+	MinN, MaxN         = 10, 5000
+	MinNoise, MaxNoise = 0.0, 2.0
+	MinTrain, MaxTrain = 10, 90
+	MaxSeed            = 1_000_000_000
+	MaxEdits           = 2000
 )
 
-// encodeState writes the playground's reproducible state as URL query values:
-// dataset or generator with its settings, split, seed, model and the
-// model's parameters (only those that differ from the defaults).
-func (p *Playground) encodeState() url.Values {
-	q := url.Values{}
-	q.Set("data", p.source)
-	if strings.HasPrefix(p.source, "gen:") {
-		q.Set("n", strconv.Itoa(p.n))
-		q.Set("noise", strconv.FormatFloat(p.noise, 'g', -1, 64))
-	}
-	q.Set("seed", strconv.FormatInt(p.seed, 10))
-	q.Set("train", strconv.Itoa(int(p.trainFrac*100+0.5)))
-	q.Set("model", p.modelID)
-	if p.view != "" && p.view != "model" {
-		q.Set("view", p.view)
-	}
-	if s := p.spec(); s != nil {
-		def := s.Defaults()
-		for k, v := range p.vals() {
-			if def[k] != v {
-				q.Set("p."+k, v)
-			}
+// DefaultSettings is the first visit's playground: SVM on two moons.
+func DefaultSettings() Settings {
+	return Settings{Source: "gen:moons", N: 200, Noise: 0.2, Seed: 1, TrainPct: 70, Model: "svm",
+		Params: map[string]map[string]string{}, View: "model"}
+}
+
+// Clone returns a deep copy.
+func (s Settings) Clone() Settings {
+	c := s
+	c.Params = map[string]map[string]string{}
+	for id, v := range s.Params {
+		m := map[string]string{}
+		for k, x := range v {
+			m[k] = x
 		}
+		c.Params[id] = m
+	}
+	c.Edits = append([]wire.Edit(nil), s.Edits...)
+	return c
+}
+
+// Values returns the current model's parameters: its defaults completed with
+// the user's settings.
+func (s Settings) Values() spec.Values {
+	m, err := spec.Lookup(s.Model)
+	if err != nil {
+		return spec.Values{}
+	}
+	v := m.Defaults()
+	for k, x := range s.Params[s.Model] {
+		v[k] = x
+	}
+	return v
+}
+
+// SetParam records a parameter of the current model (a default value is
+// not recorded, so links stay short).
+func (s *Settings) SetParam(name, value string) {
+	if s.Params == nil {
+		s.Params = map[string]map[string]string{}
+	}
+	m, err := spec.Lookup(s.Model)
+	if err != nil {
+		return
+	}
+	p := s.Params[s.Model]
+	if p == nil {
+		p = map[string]string{}
+		s.Params[s.Model] = p
+	}
+	if par := m.Param(name); par != nil && par.Default == value {
+		delete(p, name)
+		return
+	}
+	p[name] = value
+}
+
+// Data returns the DataRef of the settings (csv: an upload's canonical CSV).
+func (s Settings) Data(csv string) wire.DataRef {
+	ref := wire.DataRef{Source: s.Source, Seed: s.Seed, Edits: s.Edits}
+	switch {
+	case strings.HasPrefix(s.Source, "gen:"):
+		ref.N, ref.Noise = s.N, s.Noise
+	case strings.HasPrefix(s.Source, "up:"):
+		ref.CSV = csv
+	}
+	return ref
+}
+
+// Split returns the split of the settings.
+func (s Settings) Split() wire.Split {
+	return wire.Split{TrainFrac: float64(s.TrainPct) / 100, Seed: s.Seed, Scale: "standard"}
+}
+
+// IsGenerated reports whether the data comes from a generator.
+func (s Settings) IsGenerated() bool { return strings.HasPrefix(s.Source, "gen:") }
+
+// DataKey identifies the data and split (not the model).
+func (s Settings) DataKey() string {
+	q := s.encodeData()
+	return q.Encode()
+}
+
+// FitKey identifies everything a fit depends on: data, split, model and its
+// parameters. Two settings with the same FitKey give the same result.
+func (s Settings) FitKey() string {
+	q := s.encodeData()
+	q.Set("model", s.Model)
+	for k, v := range s.Params[s.Model] {
+		q.Set("p."+k, v)
+	}
+	return q.Encode()
+}
+
+func (s Settings) encodeData() url.Values {
+	q := url.Values{}
+	q.Set("data", s.Source)
+	if s.IsGenerated() {
+		q.Set("n", strconv.Itoa(s.N))
+		q.Set("noise", strconv.FormatFloat(s.Noise, 'g', -1, 64))
+	}
+	q.Set("seed", strconv.FormatInt(s.Seed, 10))
+	q.Set("train", strconv.Itoa(s.TrainPct))
+	if len(s.Edits) > 0 {
+		q.Set("edits", EncodeEdits(s.Edits))
 	}
 	return q
 }
 
-// decodeState reads a state written by encodeState; unknown or invalid
-// values are ignored (a hand-edited link never breaks the app).
-func (p *Playground) decodeState(q url.Values) bool {
+// Encode writes the settings as query values: data, split, model, the
+// model's non-default parameters ("p.<name>") and the view.
+func (s Settings) Encode() url.Values {
+	q := s.encodeData()
+	q.Set("model", s.Model)
+	for k, v := range s.Params[s.Model] {
+		q.Set("p."+k, v)
+	}
+	if s.View != "" && s.View != "model" {
+		q.Set("view", s.View)
+	}
+	return q
+}
+
+// DecodeSettings reads settings written by Encode on top of base; unknown or
+// invalid values are ignored (a hand-edited link never breaks the app). ok
+// is false when q holds no settings at all.
+func DecodeSettings(q url.Values, base Settings) (s Settings, ok bool) {
+	s = base.Clone()
 	if q.Get("data") == "" && q.Get("model") == "" {
-		return false
+		return s, false
 	}
-	if v := q.Get("data"); strings.HasPrefix(v, "gen:") || strings.HasPrefix(v, "ds:") || strings.HasPrefix(v, "up:") {
-		p.source = v
+	if v := q.Get("data"); validSource(v) {
+		s.Source = v
 	}
-	if n, err := strconv.Atoi(q.Get("n")); err == nil && n >= 10 && n <= 5000 {
-		p.n = n
+	if n, err := strconv.Atoi(q.Get("n")); err == nil && n >= MinN && n <= MaxN {
+		s.N = n
 	}
-	if f, err := strconv.ParseFloat(q.Get("noise"), 64); err == nil && f >= 0 && f <= 2 {
-		p.noise = f
+	if f, err := strconv.ParseFloat(q.Get("noise"), 64); err == nil && f >= MinNoise && f <= MaxNoise {
+		s.Noise = f
 	}
-	if s, err := strconv.ParseInt(q.Get("seed"), 10, 64); err == nil && s >= 0 {
-		p.seed = s
+	if v, err := strconv.ParseInt(q.Get("seed"), 10, 64); err == nil && v >= 0 && v <= MaxSeed {
+		s.Seed = v
 	}
-	if t, err := strconv.Atoi(q.Get("train")); err == nil && t >= 10 && t <= 90 {
-		p.trainFrac = float64(t) / 100
+	if t, err := strconv.Atoi(q.Get("train")); err == nil && t >= MinTrain && t <= MaxTrain {
+		s.TrainPct = t
 	}
-	if v := q.Get("view"); v == "compare" || v == "tune" {
-		p.view = v
+	if v := q.Get("view"); v == "compare" || v == "tune" || v == "model" {
+		s.View = v
+	}
+	s.Edits = nil
+	if e, err := DecodeEdits(q.Get("edits")); err == nil {
+		s.Edits = e
 	}
 	if id := q.Get("model"); id != "" {
-		if spec, err := model.Lookup(id); err == nil {
-			p.modelID = id
-			vals := spec.Defaults()
+		if m, err := spec.Lookup(id); err == nil {
+			s.Model = id
+			p := map[string]string{}
 			for k, v := range q {
-				name, ok := strings.CutPrefix(k, "p.")
-				if !ok || len(v) == 0 {
+				name, isParam := strings.CutPrefix(k, "p.")
+				if !isParam || len(v) == 0 {
 					continue
 				}
-				if par := spec.Param(name); par != nil && par.Validate(v[0]) == nil {
-					vals[name] = v[0]
+				if par := m.Param(name); par != nil && par.Validate(v[0]) == nil && par.Default != v[0] {
+					p[par.Name] = v[0]
 				}
 			}
-			p.values[id] = vals
+			s.Params[id] = p
 		}
 	}
-	return true
+	return s, true
+}
+
+func validSource(v string) bool {
+	if g, ok := strings.CutPrefix(v, "gen:"); ok {
+		_, known := datasets.GeneratorByName(g)
+		return known
+	}
+	return (strings.HasPrefix(v, "ds:") || strings.HasPrefix(v, "up:")) && len(v) > 3 && len(v) < 200
+}
+
+// EncodeEdits writes edits compactly: ops separated by ";", each a letter
+// and numbers ("a" add x,y,class; "m" move i,x,y; "x" erase i; "h" hard
+// i,value), coordinates to four significant digits.
+func EncodeEdits(edits []wire.Edit) string {
+	parts := make([]string, 0, len(edits))
+	num := func(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
+	for _, e := range edits {
+		switch e.Op {
+		case "add":
+			parts = append(parts, fmt.Sprintf("a%s,%s,%d", num(e.X[0]), num(e.X[1]), e.Class))
+		case "move":
+			parts = append(parts, fmt.Sprintf("m%d,%s,%s", e.Index, num(e.X[0]), num(e.X[1])))
+		case "erase":
+			parts = append(parts, fmt.Sprintf("x%d", e.Index))
+		case "hard":
+			parts = append(parts, fmt.Sprintf("h%d,%s", e.Index, num(e.Value)))
+		}
+	}
+	return strings.Join(parts, ";")
+}
+
+// DecodeEdits reads EncodeEdits' form.
+func DecodeEdits(s string) ([]wire.Edit, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var out []wire.Edit
+	for _, p := range strings.Split(s, ";") {
+		if p == "" {
+			continue
+		}
+		if len(out) >= MaxEdits {
+			return nil, fmt.Errorf("more than %d edits", MaxEdits)
+		}
+		f := strings.Split(p[1:], ",")
+		nums := make([]float64, len(f))
+		for i, x := range f {
+			v, err := strconv.ParseFloat(x, 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > 1e6 {
+				return nil, fmt.Errorf("edit %q: bad number %q", p, x)
+			}
+			nums[i] = v
+		}
+		idx := func(x float64) (int, error) {
+			if x < 0 || x != math.Trunc(x) || x > 1e7 {
+				return 0, fmt.Errorf("edit %q: bad row %v", p, x)
+			}
+			return int(x), nil
+		}
+		var e wire.Edit
+		var err error
+		switch {
+		case p[0] == 'a' && len(nums) == 3:
+			e = wire.Edit{Op: "add", X: [2]float64{nums[0], nums[1]}}
+			e.Class, err = idx(nums[2])
+		case p[0] == 'm' && len(nums) == 3:
+			e = wire.Edit{Op: "move", X: [2]float64{nums[1], nums[2]}}
+			e.Index, err = idx(nums[0])
+		case p[0] == 'x' && len(nums) == 1:
+			e = wire.Edit{Op: "erase"}
+			e.Index, err = idx(nums[0])
+		case p[0] == 'h' && len(nums) == 2 && nums[1] >= 0 && nums[1] <= 1:
+			e = wire.Edit{Op: "hard", Value: nums[1]}
+			e.Index, err = idx(nums[0])
+		default:
+			return nil, fmt.Errorf("edit %q is not understood", p)
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// Describe says in words what a fit key's settings are (for "computed on …"
+// labels): data, model and the parameters that differ from the defaults.
+func (s Settings) Describe() string {
+	var parts []string
+	parts = append(parts, s.DataLabel())
+	m, err := spec.Lookup(s.Model)
+	name := s.Model
+	if err == nil {
+		name = m.Name
+	}
+	p := s.Params[s.Model]
+	keys := make([]string, 0, len(p))
+	for k := range p {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var ps []string
+	for _, k := range keys {
+		label := k
+		if err == nil {
+			if par := m.Param(k); par != nil && par.Label != "" {
+				label = par.Label
+			}
+		}
+		ps = append(ps, label+" = "+p[k])
+	}
+	if len(ps) > 0 {
+		name += " (" + strings.Join(ps, ", ") + ")"
+	}
+	return strings.Join(append(parts, name), ", ")
+}
+
+// DataLabel names the data in words.
+func (s Settings) DataLabel() string {
+	switch {
+	case s.IsGenerated():
+		g, _ := datasets.GeneratorByName(strings.TrimPrefix(s.Source, "gen:"))
+		l := fmt.Sprintf("%s (n = %d, noise %g, seed %d)", g.Title, s.N, s.Noise, s.Seed)
+		if len(s.Edits) > 0 {
+			l += fmt.Sprintf(", %d edits", len(s.Edits))
+		}
+		return l
+	case strings.HasPrefix(s.Source, "ds:"):
+		return strings.TrimPrefix(s.Source, "ds:")
+	}
+	return "your file " + strings.TrimPrefix(s.Source, "up:")
 }

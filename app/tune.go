@@ -1,96 +1,151 @@
-package ui
+package app
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
-	"lupilab/models/model"
-	"lupilab/models/run"
+	"lupilab/models/spec"
+	"lupilab/models/wire"
 )
 
+// tuneState is the Tune view: a grid over two parameters, each cell
+// cross-validated on the training rows by a compute worker (cells spread
+// over the pool; every cell draws its folds from the split seed, so the
+// grid does not depend on the number of workers).
 type tuneState struct {
-	job      job
+	forModel string
 	p1, p2   string
 	steps    int
 	folds    int
-	result   *run.GridResult
-	err      string
-	forModel string
+
+	jobs    []*Job
+	grid    *tuneGrid
+	errMsg  string
+	started time.Time
 }
 
-// numericParams lists the tunable (numeric) parameters of a spec.
-func numericParams(spec *model.Spec) []model.Param {
-	var out []model.Param
-	for _, p := range spec.Params {
-		if (p.Kind == model.Float || p.Kind == model.Int) && !advancedParams[p.Name] && !p.Advanced {
+type tuneGrid struct {
+	model        string
+	set          Settings
+	p1, p2       string
+	v1, v2       []string
+	mean, sd     [][]float64
+	errs         [][]string
+	done, total  int
+	metric       string
+	seconds      float64
+	bestI, bestJ int
+}
+
+func (t *tuneState) running() bool { return len(t.jobs) > 0 }
+
+func (t *tuneState) stop() {
+	for _, j := range t.jobs {
+		j.Cancel()
+	}
+}
+
+// TunePanel runs the grid and shows it as a heat map table.
+type TunePanel struct {
+	app.Compo
+	S *session
+}
+
+// OnMount registers the panel.
+func (t *TunePanel) OnMount(ctx app.Context) { t.S.register(t) }
+
+// OnDismount unregisters it.
+func (t *TunePanel) OnDismount() { t.S.unregister(t) }
+
+// numericParams lists the tunable (numeric, not solver) parameters.
+func numericParams(m *spec.Spec) []spec.Param {
+	var out []spec.Param
+	for _, p := range m.Params {
+		if (p.Kind == spec.Float || p.Kind == spec.Int) && !p.Advanced {
 			out = append(out, p)
 		}
 	}
 	return out
 }
 
-func (p *Playground) tuneDefaults(spec *model.Spec) {
-	if p.tune.forModel == spec.ID {
+func (t *TunePanel) defaults(m *spec.Spec) {
+	st := &t.S.tune
+	if st.forModel == m.ID {
 		return
 	}
-	ps := numericParams(spec)
-	p.tune = tuneState{forModel: spec.ID, steps: 5, folds: 5}
+	ps := numericParams(m)
+	*st = tuneState{forModel: m.ID, steps: 5, folds: 5}
 	if len(ps) > 0 {
-		p.tune.p1 = ps[0].Name
+		st.p1 = ps[0].Name
 	}
 	if len(ps) > 1 {
-		p.tune.p2 = ps[1].Name
+		st.p2 = ps[1].Name
 		for _, q := range ps {
 			if q.Name == "gamma" && ps[0].Name != "gamma" {
-				p.tune.p2 = "gamma"
+				st.p2 = "gamma"
 			}
 		}
 	}
 }
 
-// values spans a parameter's range: log-spaced for log parameters, linear
-// otherwise (integers rounded, duplicates removed).
-func spanValues(par *model.Param, steps int) []string {
+// spanValues spans a parameter's range: log-spaced for log parameters,
+// linear otherwise (integers rounded, duplicates removed).
+func spanValues(par *spec.Param, steps int) []string {
 	lo, hi := par.Min, par.Max
+	var out []string
+	seen := map[string]bool{}
+	add := func(v float64) {
+		s := strconv.FormatFloat(v, 'g', 3, 64)
+		if !seen[s] && par.Validate(s) == nil {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
 	if par.Log {
-		// keep the grid to a useful window: 10⁻³…10³ within the range
-		lo, hi = math.Max(lo, 1e-3), math.Min(hi, 1e3)
-		return run.LogValues(lo, hi, steps)
+		lo, hi = math.Max(lo, 1e-3), math.Min(hi, 1e3) // a useful window
+		a, b := math.Log10(lo), math.Log10(hi)
+		for i := 0; i < steps; i++ {
+			add(math.Pow(10, a+(b-a)*float64(i)/float64(max(steps-1, 1))))
+		}
+		return out
 	}
 	if lo == 0 && hi == 0 {
 		d, _ := strconv.ParseFloat(par.Default, 64)
 		lo, hi = d/4, d*4
 	}
-	var out []string
-	seen := map[string]bool{}
 	for i := 0; i < steps; i++ {
 		v := lo + (hi-lo)*float64(i)/float64(max(steps-1, 1))
-		if par.Kind == model.Int {
+		if par.Kind == spec.Int {
 			v = math.Round(v)
 		}
-		s := strconv.FormatFloat(v, 'g', 3, 64)
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
+		add(v)
 	}
 	return out
 }
 
-func (p *Playground) tuneView() app.UI {
-	spec := p.spec()
-	if spec == nil {
-		return nil
+func label(p spec.Param) string {
+	if p.Label != "" {
+		return p.Label
 	}
-	p.tuneDefaults(spec)
-	ps := numericParams(spec)
+	return p.Name
+}
+
+// Render implements app.Composer.
+func (t *TunePanel) Render() app.UI {
+	s := t.S
+	m := s.spec()
+	if m == nil {
+		return app.Div()
+	}
+	t.defaults(m)
+	st := &s.tune
+	ps := numericParams(m)
 	if len(ps) < 2 {
-		return app.P().Class("help").Text(spec.Name + " has fewer than two numeric parameters to tune.")
+		return app.P().Class("help").Text(m.Name + " has fewer than two numeric parameters to tune.")
 	}
 	sel := func(id, cur string, set func(string)) app.UI {
 		return app.Select().ID(id).OnChange(func(ctx app.Context, e app.Event) { set(ctx.JSSrc().Get("value").String()) }).Body(
@@ -99,80 +154,135 @@ func (p *Playground) tuneView() app.UI {
 			}),
 		)
 	}
+	intField := func(id, text string, v, lo, hi int, set func(int)) app.UI {
+		errMsg := s.fieldErrs[id]
+		return app.Div().Class("param small").Body(
+			app.Label().For(id).Text(text),
+			app.Input().Type("number").ID(id).Class("num").Value(strconv.Itoa(v)).Min(lo).Max(hi).Step(1).
+				OnChange(func(ctx app.Context, e app.Event) {
+					n, err := strconv.Atoi(ctx.JSSrc().Get("value").String())
+					if err != nil || n < lo || n > hi {
+						s.fieldErrs[id] = fmt.Sprintf("%s must be a whole number between %d and %d.", text, lo, hi)
+					} else {
+						delete(s.fieldErrs, id)
+						set(n)
+					}
+					t.Update()
+				}),
+			app.If(errMsg != "", app.Small().Class("field-error").Text(errMsg)),
+		)
+	}
 	return app.Div().Class("tune").Body(
 		app.P().Class("help").Text(fmt.Sprintf("k-fold cross-validation of %s on the training part of the current split, over a "+
-			"grid of two parameters (log-spaced where the parameter is). The test part is not touched.", spec.Name)),
+			"grid of two parameters (log-spaced where the parameter is). The test part is not touched. The cells run in parallel on the compute workers.", m.Name)),
 		app.Div().Class("genrow").Body(
-			app.Div().Class("param small").Body(app.Label().For("tune-p1").Text("Rows"), sel("tune-p1", p.tune.p1, func(v string) { p.tune.p1 = v })),
-			app.Div().Class("param small").Body(app.Label().For("tune-p2").Text("Columns"), sel("tune-p2", p.tune.p2, func(v string) { p.tune.p2 = v })),
-			numField("tune-steps", "Values each", strconv.Itoa(p.tune.steps), 2, 9, 1, func(ctx app.Context, e app.Event) {
-				if v, err := strconv.Atoi(ctx.JSSrc().Get("value").String()); err == nil && v >= 2 && v <= 9 {
-					p.tune.steps = v
-				}
-			}),
-			numField("tune-folds", "Folds", strconv.Itoa(p.tune.folds), 2, 10, 1, func(ctx app.Context, e app.Event) {
-				if v, err := strconv.Atoi(ctx.JSSrc().Get("value").String()); err == nil && v >= 2 && v <= 10 {
-					p.tune.folds = v
-				}
-			}),
+			app.Div().Class("param small").Body(app.Label().For("tune-p1").Text("Rows"), sel("tune-p1", st.p1, func(v string) { st.p1 = v })),
+			app.Div().Class("param small").Body(app.Label().For("tune-p2").Text("Columns"), sel("tune-p2", st.p2, func(v string) { st.p2 = v })),
+			intField("tune-steps", "Values each", st.steps, 2, 9, func(v int) { st.steps = v }),
+			intField("tune-folds", "Folds", st.folds, 2, 10, func(v int) { st.folds = v }),
 		),
 		app.Div().Class("actions").Body(
-			app.Button().ID("tune-run").Class("primary").Text("Run the grid").Disabled(p.tune.job.busy).OnClick(p.onTune),
+			app.Button().ID("tune-run").Class("primary").Text("Run the grid").Disabled(st.running()).OnClick(t.onRun),
+			app.If(st.running(), app.Button().ID("tune-cancel").Text("Cancel").OnClick(func(ctx app.Context, e app.Event) { st.stop() })),
+			app.If(st.running() && st.grid != nil, app.Span().ID("tune-progress").Class("stage").Aria("live", "polite").
+				Text(fmt.Sprintf("%d of %d cells done", st.grid.done, st.grid.total))),
 		),
-		p.tune.job.view("tune"),
-		app.If(p.tune.err != "", app.P().ID("tune-error").Class("error").Text(p.tune.err)),
-		p.tuneResult(),
+		app.If(st.errMsg != "", app.P().ID("tune-error").Class("error").Text(st.errMsg)),
+		t.result(),
 	)
 }
 
-func label(p model.Param) string {
-	if p.Label != "" {
-		return p.Label
+func (t *TunePanel) onRun(ctx app.Context, e app.Event) {
+	s := t.S
+	st := &s.tune
+	m := s.spec()
+	if m == nil {
+		return
 	}
-	return p.Name
+	par1, par2 := m.Param(st.p1), m.Param(st.p2)
+	if par1 == nil || par2 == nil || st.p1 == st.p2 {
+		st.errMsg = "Choose two different parameters."
+		t.Update()
+		return
+	}
+	if why := s.compatible(m); why != "" {
+		st.errMsg = why + "."
+		t.Update()
+		return
+	}
+	v1, v2 := spanValues(par1, st.steps), spanValues(par2, st.steps)
+	g := &tuneGrid{model: m.ID, set: s.set.Clone(), p1: st.p1, p2: st.p2, v1: v1, v2: v2, total: len(v1) * len(v2), bestI: -1}
+	g.mean, g.sd, g.errs = make([][]float64, len(v1)), make([][]float64, len(v1)), make([][]string, len(v1))
+	for i := range v1 {
+		g.mean[i], g.sd[i], g.errs[i] = make([]float64, len(v2)), make([]float64, len(v2)), make([]string, len(v2))
+		for j := range v2 {
+			g.mean[i][j], g.sd[i][j] = math.NaN(), math.NaN()
+		}
+	}
+	st.grid, st.errMsg, st.jobs, st.started = g, "", nil, time.Now()
+	folds := st.folds
+	for i := range v1 {
+		for j := range v2 {
+			i, j := i, j
+			vals := g.set.Values()
+			vals[g.p1], vals[g.p2] = v1[i], v2[j]
+			req := wire.CVRequest{Data: g.set.Data(s.csv()), Split: g.set.Split(), Model: m.ID, Params: vals, Folds: folds}
+			var job *Job
+			job = Submit(ctx, wire.KindCV, req, nil, JobOptions{Priority: PriorityBackground,
+				OnEnd: func(ctx app.Context, msg wire.Message, w Affinity) {
+					var r wire.CVResult
+					_, cancelled, err := decodeEnd(msg, &r)
+					switch {
+					case cancelled:
+						g.errs[i][j] = "cancelled"
+						st.errMsg = "Grid search cancelled."
+					case err != nil:
+						g.errs[i][j] = err.Error()
+					default:
+						g.mean[i][j], g.sd[i][j], g.metric = r.Mean, r.SD, r.Metric
+					}
+					g.done++
+					for k, jj := range st.jobs {
+						if jj == job {
+							st.jobs = append(st.jobs[:k], st.jobs[k+1:]...)
+							break
+						}
+					}
+					if len(st.jobs) == 0 {
+						g.seconds = time.Since(st.started).Seconds()
+						g.best()
+						if g.bestI < 0 && st.errMsg == "" {
+							st.errMsg = "Every cell of the grid failed: " + g.errs[0][0]
+						}
+					}
+					t.Update()
+				}})
+			st.jobs = append(st.jobs, job)
+		}
+	}
+	t.Update()
 }
 
-func (p *Playground) onTune(ctx app.Context, e app.Event) {
-	spec := p.spec()
-	if spec == nil {
-		return
-	}
-	par1, par2 := spec.Param(p.tune.p1), spec.Param(p.tune.p2)
-	if par1 == nil || par2 == nil {
-		p.tune.err = "Choose two parameters."
-		return
-	}
-	v1, v2 := spanValues(par1, p.tune.steps), spanValues(par2, p.tune.steps)
-	p.tune.err = ""
-	p1, p2, folds := p.tune.p1, p.tune.p2, p.tune.folds
-	p.tune.job.start(ctx, p, "cross-validating", func(jobCtx context.Context, progress func(model.Progress)) (any, error) {
-		ds, err := p.dataset(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return run.GridSearch(jobCtx, p.runConfig(ds), p1, v1, p2, v2, folds, progress)
-	}, func(ctx app.Context, res any, err error) {
-		switch {
-		case errors.Is(err, context.Canceled):
-			p.tune.err = "Grid search cancelled."
-		case err != nil:
-			p.tune.err = err.Error()
-			if g, ok := res.(*run.GridResult); ok {
-				p.tune.result = g
+// best picks the best cell (ties: the first in reading order).
+func (g *tuneGrid) best() {
+	b := math.Inf(-1)
+	for i := range g.mean {
+		for j, v := range g.mean[i] {
+			if !math.IsNaN(v) && v > b {
+				b, g.bestI, g.bestJ = v, i, j
 			}
-		default:
-			p.tune.result = res.(*run.GridResult)
 		}
-	})
+	}
 }
 
-func (p *Playground) tuneResult() app.UI {
-	g := p.tune.result
-	if g == nil || g.Model != p.modelID {
+func (t *TunePanel) result() app.UI {
+	s := t.S
+	g := s.tune.grid
+	if g == nil || g.model != s.set.Model {
 		return nil
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, r := range g.Score {
+	for _, r := range g.mean {
 		for _, v := range r {
 			if !math.IsNaN(v) {
 				lo, hi = math.Min(lo, v), math.Max(hi, v)
@@ -180,51 +290,73 @@ func (p *Playground) tuneResult() app.UI {
 		}
 	}
 	cell := func(i, j int) app.UI {
-		v := g.Score[i][j]
+		v := g.mean[i][j]
 		if math.IsNaN(v) {
-			return app.Td().Class("cv-fail").Title(g.Errs[i][j]).Text("×")
+			if g.errs[i][j] != "" {
+				return app.Td().Class("cv-fail").Title(g.errs[i][j]).Text("failed")
+			}
+			return app.Td().Class("cv").Text("…")
 		}
-		t := 0.0
+		tt := 0.0
 		if hi > lo {
-			t = (v - lo) / (hi - lo)
+			tt = (v - lo) / (hi - lo)
 		}
-		// viridis-like ramp from dark blue to yellow (colour-blind safe)
-		bg := fmt.Sprintf("rgb(%d,%d,%d)", int(68+185*t), int(1+230*t), int(84+(37-84)*t))
-		fg := "#fff"
-		if t > 0.6 {
-			fg = "#000"
+		c := sequential(tt)
+		fg := "#000"
+		if tt > 0.55 {
+			fg = "#fff"
 		}
 		cls := "cv"
-		if [2]int{i, j} == g.Best {
+		if i == g.bestI && j == g.bestJ && !s.tune.running() {
 			cls = "cv best"
 		}
-		return app.Td().Class(cls).Style("background", bg).Style("color", fg).
-			Title(fmt.Sprintf("%s=%s, %s=%s: %.3f ± %.3f", g.P1, g.V1[i], g.P2, g.V2[j], v, g.SD[i][j])).
-			Text(fmt.Sprintf("%.3f", v))
+		return app.Td().Class(cls).Style("background", c.css()).Style("color", fg).
+			Title(fmt.Sprintf("%s = %s, %s = %s: %.3f ± %.3f (mean ± sd over the folds)", g.p1, g.v1[i], g.p2, g.v2[j], v, g.sd[i][j])).
+			Text(fmt.Sprintf("%.3f ± %.3f", v, g.sd[i][j]))
 	}
-	b1, b2 := g.V1[g.Best[0]], g.V2[g.Best[1]]
-	return app.Div().Body(
-		app.Table().ID("cv-grid").Class("cv-grid").Body(
-			app.Caption().Text(fmt.Sprintf("Mean %d-fold CV %s (%d fits, %.2f s); rows %s, columns %s",
-				g.Folds, g.Metric, g.Fit, g.Seconds, g.P1, g.P2)),
-			app.Tr().Body(
-				app.Th().Text(g.P1+" \\ "+g.P2),
-				app.Range(g.V2).Slice(func(j int) app.UI { return app.Th().Scope("col").Text(g.V2[j]) }),
-			),
-			app.Range(g.V1).Slice(func(i int) app.UI {
-				return app.Tr().Body(
-					app.Th().Scope("row").Text(g.V1[i]),
-					app.Range(g.V2).Slice(func(j int) app.UI { return cell(i, j) }),
-				)
+	stale := g.set.DataKey() != s.set.DataKey()
+	cls := "cv-result"
+	if stale {
+		cls += " stale"
+	}
+	var best app.UI
+	if g.bestI >= 0 && !s.tune.running() {
+		b1, b2 := g.v1[g.bestI], g.v2[g.bestJ]
+		best = app.Div().Body(
+			app.P().ID("cv-best").Text(fmt.Sprintf("Best: %s = %s, %s = %s (mean %s %.3f ± %.3f over %d folds).", g.p1, b1, g.p2, b2,
+				g.metric, g.mean[g.bestI][g.bestJ], g.sd[g.bestI][g.bestJ], s.tune.folds)),
+			app.Button().ID("cv-apply").Text("Apply the best cell and train").OnClick(func(ctx app.Context, e app.Event) {
+				s.set.Model = g.model
+				s.set.SetParam(g.p1, b1)
+				s.set.SetParam(g.p2, b2)
+				s.set.View = "model"
+				s.changed(ctx)
+				s.startFit(ctx)
+				s.refresh()
 			}),
-		),
-		app.P().ID("cv-best").Text(fmt.Sprintf("Best: %s = %s, %s = %s (%.3f).", g.P1, b1, g.P2, b2, g.Score[g.Best[0]][g.Best[1]])),
-		app.Button().ID("cv-apply").Text("Apply the best cell and train").OnClick(func(ctx app.Context, e app.Event) {
-			v := p.vals()
-			v[g.P1], v[g.P2] = b1, b2
-			p.view = "model"
-			p.saveState(ctx)
-			p.startTrain(ctx)
-		}),
+		)
+	}
+	return app.Div().Class(cls).Body(
+		app.If(stale, app.P().Class("stale-note").Text("Out of date: computed on "+g.set.DataLabel()+".")),
+		app.Div().Class("scroll").Body(app.Table().ID("cv-grid").Class("cv-grid").Body(
+			app.Caption().Text(fmt.Sprintf("Mean ± sd of the %d-fold cross-validated %s; rows %s, columns %s%s", s.tune.folds, g.metric, g.p1, g.p2,
+				func() string {
+					if g.seconds > 0 {
+						return fmt.Sprintf(" (%d cells, %s on %d workers)", g.total, seconds(g.seconds), PoolSize())
+					}
+					return ""
+				}())),
+			app.THead().Body(app.Tr().Body(
+				app.Th().Scope("col").Text(g.p1+" \\ "+g.p2),
+				app.Range(g.v2).Slice(func(j int) app.UI { return app.Th().Scope("col").Text(g.v2[j]) }),
+			)),
+			app.TBody().Body(app.Range(g.v1).Slice(func(i int) app.UI {
+				return app.Tr().Body(
+					app.Th().Scope("row").Text(g.v1[i]),
+					app.Range(g.v2).Slice(func(j int) app.UI { return cell(i, j) }),
+				)
+			})),
+		)),
+		best,
 	)
 }

@@ -1,73 +1,61 @@
-package ui
+package app
 
 import (
-	"bytes"
-	"encoding/csv"
-	"errors"
+	"encoding/json"
 	"fmt"
-	"io"
-	"strconv"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
-	"lupilab/models/data"
+	"lupilab/models/spec"
+	"lupilab/models/wire"
 )
 
 // UploadLimit is the largest file the browser reads (checked from the
 // file's size before a byte is read).
 const UploadLimit = 32 << 20
 
-// autoCheckLimit is the largest file parsed again on every change of
-// roles or options; larger files are parsed when the user presses "Use
-// this data" (a parse of tens of MB holds the single wasm thread for
-// seconds).
-const autoCheckLimit = 4 << 20
+// uploadKey keeps the last used upload (within uploadBudget bytes) so that
+// a reload restores it; "Forget my data" deletes it.
+const (
+	uploadKey     = "lupilab.upload"
+	uploadMetaKey = "lupilab.upload.meta"
+	uploadBudget  = 2 << 20
+)
 
-// uploadPreviewRows is how many data rows the preview shows.
-const uploadPreviewRows = 5
-
-// Upload lets the user bring a file; OnData is called on the UI goroutine with the parsed dataset.
-//
-// The file is read in the tab (File.arrayBuffer) and parsed by the same
-// readers as the CLI (lupilab/models/data); it is never sent anywhere. A CSV
-// file gets a column-role editor (one <select id="role-<i>"> per header
-// column) and a preview of its first rows; a LIBSVM file may come with a
-// second file holding the Z block; an ARFF file may name its label
-// attributes. Element ids: upload-drop (the drop zone, a label wrapping the
-// file input), upload-input, upload-z, upload-twoview, upload-arff-labels,
-// upload-preview, upload-summary, upload-error, upload-use.
-type Upload struct {
+// UploadPanel lets the user bring a file. The file is read in the tab and
+// parsed by a compute worker with the same readers as the CLI; it is never
+// sent anywhere. A CSV file gets a column-role editor and a preview of its
+// first rows; a LIBSVM file may come with a second file holding the Z
+// block; an ARFF file may name its label attributes. "Use this data" stays
+// disabled while the file has errors. Element ids: upload-drop, upload-input,
+// upload-z, upload-twoview, upload-arff-labels, upload-preview,
+// upload-summary, upload-error, upload-use, role-<i>, forget-data.
+type UploadPanel struct {
 	app.Compo
-	OnData func(ctx app.Context, ds *data.Dataset, name string, raw []byte)
+	S *session
 
-	name   string // file name
-	format string // "csv", "libsvm", "arff"
-	raw    []byte
-	zName  string
-	zRaw   []byte
-
-	header  []string
-	roles   []data.Role
-	preview [][]string // CSV rows, or text lines for other formats
-
-	arffLabels string
-	twoView    bool
-
-	reading bool
-	dragOn  bool
-	errMsg  string
-	summary string
-
-	release []func()
+	name, zName string
+	raw, zRaw   []byte
+	roles       []string
+	arffLabels  string
+	twoView     bool
+	parsed      *wire.ParseResult
+	parsing     bool
+	reading     bool
+	dragOn      bool
+	errMsg      string
+	seq         int
+	release     []func()
 }
 
 // OnMount attaches the drag-and-drop listeners. They are plain JS listeners
 // because dragover and drop must be cancelled synchronously, which go-app's
 // (asynchronous) event handlers cannot do.
-func (u *Upload) OnMount(ctx app.Context) {
-	root := u.JSValue()
-	if root == nil || !root.Truthy() {
+func (u *UploadPanel) OnMount(ctx app.Context) {
+	u.S.register(u)
+	root := app.Window().GetElementByID("upload-drop")
+	if !root.Truthy() {
 		return
 	}
 	listen := func(ev string, fn func(e app.Value)) {
@@ -82,9 +70,7 @@ func (u *Upload) OnMount(ctx app.Context) {
 		u.release = append(u.release, func() { root.Call("removeEventListener", ev, f); f.Release() })
 	}
 	setDrag := func(on bool) func(app.Value) {
-		return func(app.Value) {
-			ctx.Dispatch(func(ctx app.Context) { u.dragOn = on })
-		}
+		return func(app.Value) { ctx.Dispatch(func(ctx app.Context) { u.dragOn = on }) }
 	}
 	listen("dragenter", setDrag(true))
 	listen("dragover", func(app.Value) {})
@@ -103,25 +89,22 @@ func (u *Upload) OnMount(ctx app.Context) {
 }
 
 // OnDismount removes the listeners.
-func (u *Upload) OnDismount() {
+func (u *UploadPanel) OnDismount() {
+	u.S.unregister(u)
 	for _, r := range u.release {
 		r()
 	}
 	u.release = nil
 }
 
-// sizeMessage is the error for a file over the limit.
-func sizeMessage(name string, size float64) string {
-	return fmt.Sprintf("%s: file is %.1f MB, the limit is %d MB", name, size/(1<<20), UploadLimit>>20)
-}
-
-// readFile reads a File object in the browser and hands its bytes to done on
-// the UI goroutine. The size is checked before reading.
-func (u *Upload) readFile(ctx app.Context, f app.Value, done func(ctx app.Context, name string, b []byte)) {
+// readFile reads a File object and hands its bytes to done on the UI
+// goroutine; the size is checked before reading.
+func (u *UploadPanel) readFile(ctx app.Context, f app.Value, done func(ctx app.Context, name string, b []byte)) {
 	name := f.Get("name").String()
 	size := f.Get("size").Float()
 	if size > UploadLimit {
-		u.errMsg = sizeMessage(name, size)
+		u.errMsg = fmt.Sprintf("%s: file is %.1f MB, the limit is %d MB.", name, size/(1<<20), UploadLimit>>20)
+		u.Update()
 		return
 	}
 	u.errMsg, u.reading = "", true
@@ -136,7 +119,7 @@ func (u *Upload) readFile(ctx app.Context, f app.Value, done func(ctx app.Contex
 	})
 }
 
-func (u *Upload) onPick(ctx app.Context, e app.Event) {
+func (u *UploadPanel) onPick(ctx app.Context, e app.Event) {
 	files := ctx.JSSrc().Get("files")
 	if !files.Truthy() || files.Length() == 0 {
 		return
@@ -145,301 +128,251 @@ func (u *Upload) onPick(ctx app.Context, e app.Event) {
 	ctx.JSSrc().Set("value", "") // picking the same (edited) file again fires change again
 }
 
-func (u *Upload) onPickZ(ctx app.Context, e app.Event) {
+func (u *UploadPanel) onPickZ(ctx app.Context, e app.Event) {
 	files := ctx.JSSrc().Get("files")
 	if !files.Truthy() || files.Length() == 0 {
 		u.zName, u.zRaw = "", nil
+		u.check(ctx)
 		return
 	}
 	u.readFile(ctx, files.Index(0), func(ctx app.Context, name string, b []byte) {
 		u.zName, u.zRaw = name, b
-		u.check()
+		u.check(ctx)
 	})
 }
 
-// setMain takes a freshly read main file: detects the format, builds the
-// preview (and for CSV the default roles) and checks that it parses.
-func (u *Upload) setMain(ctx app.Context, name string, b []byte) {
-	u.name, u.raw, u.format = name, b, data.FormatOf(name)
-	u.header, u.roles, u.preview, u.summary, u.errMsg = nil, nil, nil, "", ""
-	u.zName, u.zRaw = "", nil
-	switch u.format {
-	case "":
-		u.raw = nil
-		u.errMsg = name + ": unknown file type (use .csv, .txt, .libsvm, .svm or .arff)"
-		return
-	case "csv":
-		h, rows, err := csvPreview(b, uploadPreviewRows)
-		if err != nil {
-			u.errMsg = name + ": " + err.Error()
-			return
-		}
-		u.header, u.preview = h, rows
-		u.roles = make([]data.Role, len(h))
-		for i, c := range h {
-			u.roles[i] = defaultRole(c)
-		}
-	default:
-		u.preview = textPreview(b, uploadPreviewRows)
-	}
-	u.check()
+func (u *UploadPanel) setMain(ctx app.Context, name string, b []byte) {
+	u.name, u.raw, u.zName, u.zRaw, u.roles, u.parsed = name, b, "", nil, nil, nil
+	u.check(ctx)
 }
 
-// parse reads the held file with the chosen options.
-func (u *Upload) parse() (*data.Dataset, error) {
+// check has a worker parse the file with the current choices (the latest
+// request wins).
+func (u *UploadPanel) check(ctx app.Context) {
 	if u.raw == nil {
-		return nil, errors.New("choose a file first")
+		return
 	}
-	opt := data.ReadOptions{Name: baseName(u.name), MaxBytes: UploadLimit}
-	if u.twoView {
-		opt.Kind = data.KindTwoView
+	u.seq++
+	mine := u.seq
+	u.parsing = true
+	bin := &wire.Bin{}
+	req := wire.ParseRequest{Name: u.name, File: bin.Bytes(u.raw), Roles: u.roles, TwoView: u.twoView, Labels: u.arffLabels}
+	if u.zRaw != nil {
+		req.ZName, req.ZFile = u.zName, bin.Bytes(u.zRaw)
 	}
-	switch u.format {
-	case "csv":
-		opt.Roles = map[string]data.Role{}
-		for i, h := range u.header {
-			opt.Roles[h] = u.roles[i]
-		}
-	case "libsvm":
-		if u.zRaw != nil {
-			opt.Z = bytes.NewReader(u.zRaw)
-		}
-	case "arff":
-		s := strings.TrimSpace(u.arffLabels)
-		if n, err := strconv.Atoi(s); err == nil {
-			opt.ARFFLabelCount = n
-		} else if s != "" {
-			for _, l := range strings.Split(s, ",") {
-				if l = strings.TrimSpace(l); l != "" {
-					opt.ARFFLabels = append(opt.ARFFLabels, l)
+	u.Update()
+	Submit(ctx, wire.KindParse, req, bin, JobOptions{Priority: PriorityInteractive,
+		OnEnd: func(ctx app.Context, m wire.Message, w Affinity) {
+			if mine != u.seq {
+				return
+			}
+			u.parsing = false
+			var res wire.ParseResult
+			if _, _, err := decodeEnd(m, &res); err != nil {
+				u.errMsg, u.parsed = err.Error(), nil
+			} else {
+				u.parsed, u.errMsg = &res, ""
+				if len(res.Roles) > 0 {
+					u.roles = res.Roles
 				}
+			}
+			u.Update()
+		}})
+}
+
+func (u *UploadPanel) onUse(ctx app.Context, e app.Event) {
+	s := u.S
+	r := u.parsed
+	if r == nil || len(r.Errors) > 0 || r.CSV == "" {
+		return
+	}
+	name := baseName(u.name)
+	s.upload = &uploaded{name: name, csv: r.CSV, summary: r.Summary, rows: r.Rows, dim: r.Dim, zdim: r.ZDim}
+	s.set.Source, s.set.Edits, s.tagShown = "up:"+name, nil, 0
+	if len(r.CSV) <= uploadBudget {
+		meta, _ := json.Marshal(uploadMeta{Name: name, Summary: r.Summary, Rows: r.Rows, Dim: r.Dim, ZDim: r.ZDim, Tags: len(r.Tags) > 0})
+		ctx.LocalStorage().Set(uploadKey, r.CSV)
+		ctx.LocalStorage().Set(uploadMetaKey, string(meta))
+		s.message = fmt.Sprintf("Using %s (%d rows). It is kept in this browser only; “Forget my data” removes it.", name, r.Rows)
+	} else {
+		ctx.LocalStorage().Del(uploadKey)
+		ctx.LocalStorage().Del(uploadMetaKey)
+		s.message = fmt.Sprintf("Using %s (%d rows). It is too large to keep across reloads (limit %d MB).", name, r.Rows, uploadBudget>>20)
+	}
+	s.uploadTags = len(r.Tags) > 0
+	if m := s.spec(); m != nil && s.compatible(m) != "" {
+		for _, c := range spec.All() {
+			if s.compatible(c) == "" {
+				s.set.Model = c.ID
+				break
 			}
 		}
 	}
-	ds, err := data.Read(bytes.NewReader(u.raw), u.format, opt)
-	if err != nil {
-		var pe *data.ParseError
-		if errors.As(err, &pe) && pe.File == "" {
-			pe.File = u.name
-		}
-		return nil, err
-	}
-	return ds, nil
+	s.changed(ctx)
 }
 
-// check parses with the current choices and shows the result or the error.
-func (u *Upload) check() {
-	if len(u.raw) > autoCheckLimit || len(u.zRaw) > autoCheckLimit {
-		u.errMsg, u.summary = "", fmt.Sprintf("Large file (%s): it is parsed when you press “Use this data”.", byteSize(len(u.raw)+len(u.zRaw)))
-		return
-	}
-	ds, err := u.parse()
-	if err != nil {
-		u.errMsg, u.summary = err.Error(), ""
-		return
-	}
-	u.errMsg, u.summary = "", describe(ds)
+type uploadMeta struct {
+	Name    string `json:"name"`
+	Summary string `json:"summary"`
+	Rows    int    `json:"rows"`
+	Dim     int    `json:"dim"`
+	ZDim    int    `json:"zdim"`
+	Tags    bool   `json:"tags"`
 }
 
-func (u *Upload) onUse(ctx app.Context, e app.Event) {
-	ds, err := u.parse()
-	if err != nil {
-		u.errMsg, u.summary = err.Error(), ""
+// restoreUpload brings back the kept upload for a link to it.
+func (s *session) restoreUpload(ctx app.Context) {
+	var csv, metaText string
+	ctx.LocalStorage().Get(uploadKey, &csv)
+	ctx.LocalStorage().Get(uploadMetaKey, &metaText)
+	var meta uploadMeta
+	if csv == "" || json.Unmarshal([]byte(metaText), &meta) != nil || "up:"+meta.Name != s.set.Source {
+		s.fit.errMsg, s.fit.errKey = "This link refers to a file uploaded in another browser: upload it here to reproduce the result.", s.set.FitKey()
 		return
 	}
-	u.errMsg, u.summary = "", describe(ds)
-	if u.OnData != nil {
-		u.OnData(ctx, ds, baseName(u.name), u.raw)
-	}
+	s.upload = &uploaded{name: meta.Name, csv: csv, summary: meta.Summary, rows: meta.Rows, dim: meta.Dim, zdim: meta.ZDim}
+	s.uploadTags = meta.Tags
 }
 
-func (u *Upload) onRole(i int) func(ctx app.Context, e app.Event) {
-	return func(ctx app.Context, e app.Event) {
-		if i < len(u.roles) {
-			u.roles[i] = data.Role(ctx.JSSrc().Get("value").String())
-			u.check()
-		}
+func (u *UploadPanel) onForget(ctx app.Context, e app.Event) {
+	s := u.S
+	ctx.LocalStorage().Del(uploadKey)
+	ctx.LocalStorage().Del(uploadMetaKey)
+	s.upload = nil
+	u.name, u.raw, u.parsed = "", nil, nil
+	if strings.HasPrefix(s.set.Source, "up:") {
+		s.set.Source = "gen:moons"
+		s.shown, s.preview = nil, nil
 	}
+	s.message = "Your data was removed from this browser."
+	s.changed(ctx)
 }
 
 // Render implements app.Composer.
-func (u *Upload) Render() app.UI {
+func (u *UploadPanel) Render() app.UI {
+	s := u.S
 	zone := "Drop a .csv, .libsvm or .arff file here, or choose one: "
 	if u.reading {
 		zone = "Reading the file… "
 	}
-	border, bg := "#8c96a0", "transparent"
+	cls := "drop"
 	if u.dragOn {
-		border, bg = "#1a6fd1", "#eef6ff"
+		cls += " drag"
 	}
-	return app.Div().Class("upload").Body(
-		app.Label().ID("upload-drop").Class("drop").
-			Style("display", "block").Style("border", "2px dashed "+border).Style("background", bg).
-			Style("border-radius", "8px").Style("padding", ".8rem").Style("margin", ".4rem 0").Style("cursor", "pointer").Body(
+	return app.Details().Class("yourdata").Open(s.upload != nil || u.raw != nil).Body(
+		app.Summary().Text("Your own data"),
+		app.Label().ID("upload-drop").Class(cls).Body(
 			app.Span().Text(zone),
-			app.Input().Type("file").ID("upload-input").
-				Accept(".csv,.txt,.libsvm,.svm,.arff").
-				Aria("describedby", "upload-note").
-				OnChange(u.onPick),
+			app.Input().Type("file").ID("upload-input").Accept(".csv,.txt,.tsv,.libsvm,.svm,.arff").
+				Aria("describedby", "upload-note").OnChange(u.onPick),
 		),
 		app.P().ID("upload-note").Class("help").Text(fmt.Sprintf("The file is read in this tab and never leaves your computer. Limit %d MB.", UploadLimit>>20)),
 		app.If(u.errMsg != "", app.P().ID("upload-error").Class("error").Aria("live", "polite").Text(u.errMsg)),
-		app.If(u.raw != nil, u.renderEditor()),
+		app.If(u.raw != nil, u.editor()),
+		app.If(s.upload != nil, app.Button().ID("forget-data").Text("Forget my data").OnClick(u.onForget)),
 	)
 }
 
-func (u *Upload) renderEditor() app.UI {
+func (u *UploadPanel) editor() app.UI {
+	r := u.parsed
+	format := ""
+	if r != nil {
+		format = r.Format
+	}
+	var problems []string
+	if r != nil {
+		problems = r.Errors
+	}
+	usable := r != nil && len(r.Errors) == 0 && r.CSV != "" && !u.parsing
 	return app.Div().Class("upload-editor").Body(
-		app.P().Class("help").Text(fmt.Sprintf("%s (%s, %s)", u.name, u.format, byteSize(len(u.raw)))),
-		app.If(u.format == "csv", u.renderRoles()),
-		app.If(u.format != "csv" && len(u.preview) > 0, app.Pre().ID("upload-preview").Class("preview").
-			Style("overflow", "auto").Style("max-height", "8rem").Text(strings.Join(flatten(u.preview), "\n"))),
-		app.If(u.format == "libsvm", app.Div().Class("param").Body(
+		app.P().Class("help").Text(fmt.Sprintf("%s (%s)", u.name, byteSize(len(u.raw)))),
+		app.If(u.parsing && r == nil, app.P().Class("help").Text("Reading the columns…")),
+		app.If(format == "csv", u.roleTable()),
+		app.If(format != "csv" && r != nil && len(r.Preview) > 0, app.Pre().ID("upload-preview").Class("preview").Text(joinRows(r.Preview))),
+		app.If(format == "libsvm", app.Div().Class("param").Body(
 			app.Label().For("upload-z").Text("Second block (Z) file, optional — same rows and labels"),
 			app.Input().Type("file").ID("upload-z").Accept(".libsvm,.svm,.txt,.dat").OnChange(u.onPickZ),
 		)),
-		app.If(u.format == "arff", app.Div().Class("param").Body(
+		app.If(format == "arff", app.Div().Class("param").Body(
 			app.Label().For("upload-arff-labels").Text("Label attribute(s): names separated by commas, or a count (3 = first three, −3 = last three)"),
 			app.Input().Type("text").ID("upload-arff-labels").Value(u.arffLabels).Placeholder("class").
 				OnChange(func(ctx app.Context, e app.Event) {
 					u.arffLabels = ctx.JSSrc().Get("value").String()
-					u.check()
+					u.check(ctx)
 				}),
 		)),
 		app.Div().Class("param").Body(
-			app.Label().Body(
+			app.Label().For("upload-twoview").Body(
 				app.Input().Type("checkbox").ID("upload-twoview").Checked(u.twoView).
 					OnChange(func(ctx app.Context, e app.Event) {
 						u.twoView = ctx.JSSrc().Get("checked").Bool()
-						u.check()
+						u.check(ctx)
 					}),
 				app.Text(" The second block is a second view (available when predicting), not privileged information"),
 			),
 		),
-		app.If(u.summary != "", app.P().ID("upload-summary").Class("help").Text(u.summary)),
-		app.Button().ID("upload-use").Class("primary").Text("Use this data").Disabled(u.reading).OnClick(u.onUse),
+		app.If(len(problems) > 0, app.Ul().ID("upload-error").Class("error").Aria("live", "polite").Body(
+			app.Range(problems).Slice(func(i int) app.UI { return app.Li().Text(problems[i]) }),
+		)),
+		app.If(r != nil && r.Summary != "" && len(problems) == 0, app.P().ID("upload-summary").Class("help").Text(r.Summary)),
+		app.Button().ID("upload-use").Class("primary").Text("Use this data").Disabled(!usable).OnClick(u.onUse),
 	)
 }
 
-func (u *Upload) renderRoles() app.UI {
-	return app.Div().Style("overflow", "auto").Body(
+var roleChoices = []struct{ role, label string }{
+	{"class", "class"},
+	{"main", "main (X)"},
+	{"second", "second (privileged / view B)"},
+	{"tag", "tag (0/1)"},
+	{"ignore", "ignore"},
+}
+
+func (u *UploadPanel) roleTable() app.UI {
+	r := u.parsed
+	if r == nil {
+		return nil
+	}
+	return app.Div().Class("scroll").Body(
 		app.Table().ID("upload-preview").Class("preview").Body(
-			app.Caption().Text(fmt.Sprintf("Column roles and the first %d rows", len(u.preview))),
+			app.Caption().Text(fmt.Sprintf("Column roles and the first %d rows", len(r.Preview))),
 			app.THead().Body(
-				app.Tr().Body(app.Range(u.header).Slice(func(i int) app.UI {
+				app.Tr().Body(app.Range(r.Header).Slice(func(i int) app.UI {
+					role := ""
+					if i < len(u.roles) {
+						role = u.roles[i]
+					}
 					return app.Th().Scope("col").Body(
-						app.Label().For(fmt.Sprintf("role-%d", i)).Text(u.header[i]),
+						app.Label().For(fmt.Sprintf("role-%d", i)).Text(r.Header[i]),
 						app.Br(),
-						app.Select().ID(fmt.Sprintf("role-%d", i)).OnChange(u.onRole(i)).Body(
+						app.Select().ID(fmt.Sprintf("role-%d", i)).OnChange(func(ctx app.Context, e app.Event) {
+							for len(u.roles) < len(r.Header) {
+								u.roles = append(u.roles, "")
+							}
+							u.roles[i] = ctx.JSSrc().Get("value").String()
+							u.check(ctx)
+						}).Body(
 							app.Range(roleChoices).Slice(func(k int) app.UI {
-								r := roleChoices[k]
-								return app.Option().Value(string(r.role)).Selected(u.roles[i] == r.role).Text(r.label)
+								c := roleChoices[k]
+								return app.Option().Value(c.role).Selected(role == c.role).Text(c.label)
 							}),
 						),
 					)
 				})),
 			),
-			app.TBody().Body(app.Range(u.preview).Slice(func(r int) app.UI {
-				row := u.preview[r]
+			app.TBody().Body(app.Range(r.Preview).Slice(func(k int) app.UI {
+				row := r.Preview[k]
 				return app.Tr().Body(app.Range(row).Slice(func(c int) app.UI { return app.Td().Text(row[c]) }))
 			})),
 		),
 	)
 }
 
-var roleChoices = []struct {
-	role  data.Role
-	label string
-}{
-	{data.RoleClass, "class"},
-	{data.RoleMain, "main (X)"},
-	{data.RoleSecond, "second (privileged / view B)"},
-	{data.RoleTag, "tag (0/1)"},
-	{data.RoleIgnore, "ignore"},
-}
-
-// defaultRole mirrors the CSV reader's naming rule (models/data.ReadCSV):
-// "y" or "label" is the class, "z_*" second block, "tag_*" a tag, anything
-// else a main feature.
-func defaultRole(name string) data.Role {
-	l := strings.ToLower(strings.TrimSpace(name))
-	switch {
-	case l == "y" || l == "label":
-		return data.RoleClass
-	case strings.HasPrefix(l, "z_"):
-		return data.RoleSecond
-	case strings.HasPrefix(l, "tag_"):
-		return data.RoleTag
-	}
-	return data.RoleMain
-}
-
-// csvPreview reads the header and the first n rows with the CSV reader's
-// delimiter rule (comma, else tab, else semicolon in the first line).
-func csvPreview(b []byte, n int) (header []string, rows [][]string, err error) {
-	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
-	first := b
-	if i := bytes.IndexByte(b, '\n'); i >= 0 {
-		first = b[:i]
-	}
-	cr := csv.NewReader(bytes.NewReader(b))
-	switch {
-	case bytes.IndexByte(first, ',') >= 0:
-	case bytes.IndexByte(first, '\t') >= 0:
-		cr.Comma = '\t'
-	case bytes.IndexByte(first, ';') >= 0:
-		cr.Comma = ';'
-	}
-	cr.FieldsPerRecord = -1
-	cr.TrimLeadingSpace = true
-	h, err := cr.Read()
-	if err == io.EOF {
-		return nil, nil, errors.New("the file is empty")
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	for i := range h {
-		h[i] = strings.TrimSpace(h[i])
-	}
-	for len(rows) < n {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			break // the full parse reports it with its line and column
-		}
-		rows = append(rows, rec)
-	}
-	return h, rows, nil
-}
-
-// textPreview returns the first n non-empty lines (each cut to 200 bytes).
-func textPreview(b []byte, n int) [][]string {
-	var out [][]string
-	for _, l := range strings.SplitN(string(b[:min(len(b), 64<<10)]), "\n", 4*n+1) {
-		l = strings.TrimRight(l, "\r")
-		if strings.TrimSpace(l) == "" {
-			continue
-		}
-		if len(l) > 200 {
-			l = l[:200] + "…"
-		}
-		out = append(out, []string{l})
-		if len(out) == n {
-			break
-		}
-	}
-	return out
-}
-
-func flatten(rows [][]string) []string {
+func joinRows(rows [][]string) string {
 	out := make([]string, len(rows))
 	for i, r := range rows {
 		out[i] = strings.Join(r, " ")
 	}
-	return out
+	return strings.Join(out, "\n")
 }
 
 func baseName(name string) string {
@@ -447,40 +380,4 @@ func baseName(name string) string {
 		return name[:i]
 	}
 	return name
-}
-
-func byteSize(n int) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f kB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
-
-// describe summarises a parsed dataset in one line.
-func describe(ds *data.Dataset) string {
-	s := fmt.Sprintf("%d rows, %d main features", ds.Rows(), ds.Dim())
-	if ds.ZDim() > 0 {
-		kind := "privileged"
-		if ds.Kind == data.KindTwoView {
-			kind = "view-B"
-		}
-		s += fmt.Sprintf(", %d %s features", ds.ZDim(), kind)
-	}
-	if ds.Y != nil {
-		s += fmt.Sprintf(", %d classes (%s)", len(ds.Classes), strings.Join(clip(ds.Classes, 8), ", "))
-	}
-	if ds.Tags != nil {
-		s += fmt.Sprintf(", %d tags (%s)", ds.NumTags(), strings.Join(clip(ds.TagNames, 8), ", "))
-	}
-	return s + "."
-}
-
-func clip(s []string, n int) []string {
-	if len(s) <= n {
-		return s
-	}
-	return append(append([]string(nil), s[:n]...), "…")
 }

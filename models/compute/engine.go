@@ -171,6 +171,22 @@ func (e *Engine) dispatch(ctx context.Context, m wire.Message, j *job) (any, *wi
 		}
 		res, err := e.parse(req, bin)
 		return res, nil, err
+	case wire.KindPoints:
+		var req wire.PointsRequest
+		if _, err := m.Decode(&req); err != nil {
+			return nil, nil, err
+		}
+		res, err := e.points(req)
+		return res, nil, err
+	case wire.KindExpList:
+		return e.experiments(), nil, nil
+	case wire.KindExperiment:
+		var req wire.ExpRequest
+		if _, err := m.Decode(&req); err != nil {
+			return nil, nil, err
+		}
+		res, err := e.runExperiment(ctx, req, j)
+		return res, nil, err
 	case wire.KindForget:
 		var req wire.ForgetRequest
 		if _, err := m.Decode(&req); err != nil {

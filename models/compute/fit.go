@@ -65,6 +65,23 @@ func (e *Engine) fit(ctx context.Context, req wire.FitRequest, j *job) (any, *wi
 	return e.withMaps(ctx, res, o, req.Grid, j)
 }
 
+// points lays out the data's points without a model.
+func (e *Engine) points(req wire.PointsRequest) (*wire.FitResult, error) {
+	ds, err := e.dataset(req.Data)
+	if err != nil {
+		return nil, err
+	}
+	o, err := run.Layout(config(ds, req.Split, req.Model, nil))
+	if err != nil {
+		return nil, err
+	}
+	tr, te := o.Train, o.Test
+	res := &wire.FitResult{Model: req.Model, Plot: plotOf(o)}
+	res.Data = wire.DataInfo{Name: tr.Name, Rows: tr.Rows() + te.Rows(), NTrain: tr.Rows(), NTest: te.Rows(),
+		Dim: tr.Dim(), ZDim: tr.ZDim(), Classes: tr.Classes, Tags: tr.TagNames, Features: tr.XNames, ZFeatures: tr.ZNames}
+	return res, nil
+}
+
 // importModel scores a saved model on the request's split.
 func (e *Engine) importModel(ctx context.Context, req wire.ImportRequest, j *job) (any, *wire.Bin, error) {
 	s, f, err := model.Load([]byte(req.Saved))

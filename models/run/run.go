@@ -163,6 +163,26 @@ func Do(ctx context.Context, cfg Config, progress func(model.Progress)) (*Outcom
 	return o, nil
 }
 
+// Layout splits and scales cfg's data and lays out its points as a fit of
+// cfg.Model would show them (the data's own two features, or the training
+// rows' first two principal components; view B for two-view models), with
+// no model: the app draws the data before a fit ends.
+func Layout(cfg Config) (*Outcome, error) {
+	spec, err := model.Lookup(cfg.Model)
+	if err != nil {
+		return nil, err
+	}
+	train, test, sc, err := prepare(cfg)
+	if err != nil {
+		return nil, err
+	}
+	o := &Outcome{Spec: spec, Train: train, Test: test, Scaler: sc}
+	if err := o.plot(0); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
 // Score evaluates an already fitted model (e.g. one imported from a file) on
 // cfg's split: predictions, scores and the decision surface, no fitting. A
 // model saved with its scaler (model.Scaled) brings its own scaling: the

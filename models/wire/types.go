@@ -336,3 +336,43 @@ type Part struct {
 	Fit  *FitResult  `json:"fit,omitempty"`
 	Grid *GridResult `json:"grid,omitempty"`
 }
+
+// PointsRequest asks for the data's points laid out as a fit of Model would
+// show them (its split and scaling; view B for two-view models), without
+// fitting: the page shows the data before the first fit ends.
+type PointsRequest struct {
+	Data  DataRef `json:"data"`
+	Split Split   `json:"split"`
+	Model string  `json:"model"`
+}
+
+// ExpInfo names one of the papers' experiments.
+type ExpInfo struct {
+	Name  string `json:"name"`
+	Title string `json:"title"`
+	Paper string `json:"paper"`
+}
+
+// ExpRequest runs an experiment (Quick: the browser-sized protocol).
+type ExpRequest struct {
+	Name  string `json:"name"`
+	Quick bool   `json:"quick"`
+	Seed  int64  `json:"seed"`
+}
+
+// ExpTable is one results table of an experiment.
+type ExpTable struct {
+	Title   string     `json:"title"`
+	Columns []string   `json:"columns"`
+	Rows    [][]string `json:"rows"`
+	Notes   []string   `json:"notes,omitempty"`
+}
+
+// ExpResult is an experiment's tables, ours and the paper's.
+type ExpResult struct {
+	Name        string     `json:"name"`
+	Paper       string     `json:"paper"`
+	Tables      []ExpTable `json:"tables"`
+	PaperTables []ExpTable `json:"paper_tables,omitempty"`
+	Seconds     float64    `json:"seconds"`
+}

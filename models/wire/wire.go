@@ -36,6 +36,9 @@ const (
 	KindResultsCSV = "resultscsv" // ModelRequest → TextResult (per-sample results as CSV)
 	KindCV         = "cv"         // CVRequest → CVResult (one cell of a cross-validated grid)
 	KindParse      = "parse"      // ParseRequest → ParseResult (an uploaded file)
+	KindPoints     = "points"     // PointsRequest → FitResult without a model (the data's points)
+	KindExpList    = "explist"    // (no body) → []ExpInfo: the papers' experiments
+	KindExperiment = "experiment" // ExpRequest → ExpResult: one experiment, browser-sized
 	KindCancel     = "cancel"     // (no body): stop the job with this id
 	KindForget     = "forget"     // ForgetRequest: drop kept models
 )

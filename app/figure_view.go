@@ -1,0 +1,164 @@
+package app
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// Figure shows one view ("A": the main plane, "B": view B's) of the result
+// on screen: a canvas sized in device pixels (redrawn on resize and zoom),
+// an HTML legend, and a description for screen readers. Element ids:
+// fig-<view> (the figure), plot-<view> (the canvas).
+type Figure struct {
+	app.Compo
+	S    *session
+	View string
+
+	drawn   string
+	lastW   float64
+	ratio   float64
+	release []func()
+	fm      *figModel
+	layout  figLayout
+}
+
+func (f *Figure) id() string { return "plot-" + lowerView(f.View) }
+
+func lowerView(v string) string {
+	if v == "B" {
+		return "b"
+	}
+	return "a"
+}
+
+// OnMount registers the figure and watches its size and the device-pixel
+// ratio.
+func (f *Figure) OnMount(ctx app.Context) {
+	f.S.register(f)
+	wrap := app.Window().GetElementByID("wrap-" + lowerView(f.View))
+	redraw := func() { ctx.Dispatch(func(ctx app.Context) { f.draw(ctx, false) }) }
+	if ro := app.Window().Get("ResizeObserver"); ro.Truthy() && wrap.Truthy() {
+		cb := app.FuncOf(func(this app.Value, args []app.Value) any { redraw(); return nil })
+		obs := ro.New(cb)
+		obs.Call("observe", wrap)
+		f.release = append(f.release, func() { obs.Call("disconnect"); cb.Release() })
+	}
+	// Zooming changes devicePixelRatio and fires a resize.
+	onResize := app.FuncOf(func(this app.Value, args []app.Value) any { redraw(); return nil })
+	app.Window().Call("addEventListener", "resize", onResize)
+	f.release = append(f.release, func() { app.Window().Call("removeEventListener", "resize", onResize); onResize.Release() })
+	ctx.Defer(func(ctx app.Context) { f.draw(ctx, true) })
+}
+
+// OnDismount stops watching.
+func (f *Figure) OnDismount() {
+	f.S.unregister(f)
+	for _, r := range f.release {
+		r()
+	}
+	f.release = nil
+}
+
+// OnUpdate redraws after the page re-rendered.
+func (f *Figure) OnUpdate(ctx app.Context) { ctx.Defer(func(ctx app.Context) { f.draw(ctx, false) }) }
+
+// Render implements app.Composer.
+func (f *Figure) Render() app.UI {
+	s := f.S
+	sh, fitted := s.figureSource()
+	if sh == nil {
+		return app.Figure().ID("fig-"+lowerView(f.View)).Class("plot empty").Body(
+			app.Div().ID("wrap-"+lowerView(f.View)).Class("canvas-wrap").Body(
+				app.Canvas().ID(f.id()).Role("img").Aria("label", "The data will appear here"),
+			),
+			app.FigCaption().Text(emptyCaption(s)),
+		)
+	}
+	fm := buildFigure(sh, fitted, f.View, s.tagShown, s.layerPick)
+	if fm == nil {
+		return app.Div()
+	}
+	f.fm = fm
+	stale := fitted && s.stale()
+	desc := fmt.Sprintf("%s. Horizontal axis: %s; vertical axis: %s.", fm.title, fm.axes[0], fm.axes[1])
+	if fm.hasMap {
+		desc += " Background: " + fm.scale.label + "."
+	} else if fitted && len(sh.res.Plot.Maps) == 0 && sh.res.Plot.Projected {
+		desc += " No decision map: the model works in more than two dimensions."
+	}
+	cls := "plot"
+	if stale {
+		cls += " stale"
+	}
+	return app.Figure().ID("fig-"+lowerView(f.View)).Class(cls).Body(
+		app.Div().ID("wrap-"+lowerView(f.View)).Class("canvas-wrap").Body(
+			app.Canvas().ID(f.id()).Role("img").Aria("label", desc),
+			app.If(stale, app.P().Class("stale-label").Text("Out of date: computed on "+sh.set.Describe())),
+			app.If(fitted && fm.preview && !stale, app.Span().Class("refining").Text("refining the map…")),
+		),
+		app.FigCaption().Body(
+			app.Strong().Class("fig-title").Text(fm.title),
+			app.If(sh.res.Plot.Projected, app.Span().Class("help").Text(fmt.Sprintf(
+				" — the data has %d features: the points are shown on the training data's first two principal components; the model decides in all %d, so no decision map is drawn.",
+				sh.res.Data.Dim, sh.res.Data.Dim))),
+			legendHTML(fm.legend),
+		),
+	)
+}
+
+func emptyCaption(s *session) string {
+	switch {
+	case s.computeErr != "":
+		return "The compute engine could not start."
+	case !s.computeReady:
+		return "Loading the compute engine…"
+	}
+	return "Loading the data…"
+}
+
+// draw paints the canvas when what it shows or its size changed.
+func (f *Figure) draw(ctx app.Context, force bool) {
+	canvas := app.Window().GetElementByID(f.id())
+	wrap := app.Window().GetElementByID("wrap-" + lowerView(f.View))
+	if !canvas.Truthy() || !wrap.Truthy() || f.fm == nil {
+		return
+	}
+	width := math.Min(620, math.Max(220, wrap.Get("clientWidth").Float()))
+	ratio := app.Window().Get("devicePixelRatio").Float()
+	if ratio <= 0 || math.IsNaN(ratio) {
+		ratio = 1
+	}
+	key := fmt.Sprintf("%p|%g|%g", f.fm, width, ratio)
+	if key == f.drawn && !force {
+		return
+	}
+	start := app.Window().Get("performance").Call("now").Float()
+	l := layoutFor(width, false)
+	canvas.Get("style").Set("width", fmt.Sprintf("%gpx", l.w))
+	canvas.Get("style").Set("height", fmt.Sprintf("%gpx", l.h))
+	p := newCanvasPainter(canvas, l.w, l.h, ratio)
+	drawFigure(p, f.fm, l)
+	f.drawn, f.lastW, f.ratio, f.layout = key, width, ratio, l
+	ms := app.Window().Get("performance").Call("now").Float() - start
+	// Test hook: what the figure drew, and at what resolution.
+	hook := app.Window().Get("__lupiFigures")
+	if !hook.Truthy() {
+		hook = app.Window().Get("Object").New()
+		app.Window().Set("__lupiFigures", hook)
+	}
+	info := app.Window().Get("Object").New()
+	info.Set("cssWidth", l.w)
+	info.Set("cssHeight", l.h)
+	info.Set("ratio", ratio)
+	info.Set("backingWidth", canvas.Get("width"))
+	info.Set("backingHeight", canvas.Get("height"))
+	info.Set("hasMap", f.fm.hasMap)
+	info.Set("mapSide", f.fm.w)
+	info.Set("preview", f.fm.preview)
+	info.Set("contours", len(f.fm.contours))
+	info.Set("paintMs", ms)
+	info.Set("title", f.fm.title)
+	hook.Set(f.id(), info)
+}

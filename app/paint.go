@@ -1,0 +1,321 @@
+package app
+
+import (
+	"fmt"
+	"html"
+	"math"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+)
+
+// painter draws a figure in CSS pixels. Two implement it: canvasPainter
+// (the screen and the PNG export, at any device-pixel ratio) and
+// svgPainter (the SVG export: vector paths, points and text). The figure
+// code (figure.go) only lays things out and calls a painter.
+type painter interface {
+	rect(x, y, w, h float64, fill, stroke string, width float64)
+	// path strokes a polyline (x0, y0, x1, y1, …); dash nil for solid.
+	path(pts []float64, closed bool, stroke string, width float64, dash []float64)
+	// marks draws many marks of one style at once: circles of radius r
+	// (or squares of half-side r), filled and/or stroked.
+	marks(shape string, xs, ys, rs []float64, fill, stroke string, width float64)
+	// crosses draws ✕ marks of half-size r.
+	crosses(xs, ys []float64, r float64, stroke string, width float64)
+	text(x, y float64, s string, size float64, fill, align, baseline string, bold bool)
+	vtext(x, y float64, s string, size float64, fill string)
+	// image draws W×H RGBA cells stretched over (x, y, w, h), smoothly
+	// interpolated.
+	image(rgba []byte, w, h int, x, y, dw, dh float64)
+	clip(x, y, w, h float64)
+	unclip()
+}
+
+const fontFamily = "system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif"
+
+// canvasPainter draws on a 2-D canvas context scaled to CSS pixels.
+type canvasPainter struct {
+	c app.Value
+}
+
+func newCanvasPainter(canvas app.Value, cssW, cssH, ratio float64) *canvasPainter {
+	canvas.Set("width", int(math.Round(cssW*ratio)))
+	canvas.Set("height", int(math.Round(cssH*ratio)))
+	c := canvas.Call("getContext", "2d")
+	c.Call("setTransform", ratio, 0, 0, ratio, 0, 0)
+	c.Call("clearRect", 0, 0, cssW, cssH)
+	c.Set("lineJoin", "round")
+	c.Set("lineCap", "round")
+	return &canvasPainter{c: c}
+}
+
+func (p *canvasPainter) rect(x, y, w, h float64, fill, stroke string, width float64) {
+	if fill != "" {
+		p.c.Set("fillStyle", fill)
+		p.c.Call("fillRect", x, y, w, h)
+	}
+	if stroke != "" {
+		p.c.Set("strokeStyle", stroke)
+		p.c.Set("lineWidth", width)
+		p.c.Call("strokeRect", x, y, w, h)
+	}
+}
+
+func (p *canvasPainter) setDash(dash []float64) {
+	arr := app.Window().Get("Array").New()
+	for _, d := range dash {
+		arr.Call("push", d)
+	}
+	p.c.Call("setLineDash", arr)
+}
+
+func (p *canvasPainter) path(pts []float64, closed bool, stroke string, width float64, dash []float64) {
+	if len(pts) < 4 {
+		return
+	}
+	p.setDash(dash)
+	p.c.Set("strokeStyle", stroke)
+	p.c.Set("lineWidth", width)
+	p.c.Call("beginPath")
+	p.c.Call("moveTo", pts[0], pts[1])
+	for i := 2; i+1 < len(pts); i += 2 {
+		p.c.Call("lineTo", pts[i], pts[i+1])
+	}
+	if closed {
+		p.c.Call("closePath")
+	}
+	p.c.Call("stroke")
+	p.setDash(nil)
+}
+
+func (p *canvasPainter) marks(shape string, xs, ys, rs []float64, fill, stroke string, width float64) {
+	if len(xs) == 0 {
+		return
+	}
+	p.c.Call("beginPath")
+	for i := range xs {
+		r := rs[i]
+		if shape == "square" {
+			p.c.Call("rect", xs[i]-r, ys[i]-r, 2*r, 2*r)
+		} else {
+			p.c.Call("moveTo", xs[i]+r, ys[i])
+			p.c.Call("arc", xs[i], ys[i], r, 0, 2*math.Pi)
+		}
+	}
+	if fill != "" {
+		p.c.Set("fillStyle", fill)
+		p.c.Call("fill")
+	}
+	if stroke != "" {
+		p.c.Set("strokeStyle", stroke)
+		p.c.Set("lineWidth", width)
+		p.c.Call("stroke")
+	}
+}
+
+func (p *canvasPainter) crosses(xs, ys []float64, r float64, stroke string, width float64) {
+	if len(xs) == 0 {
+		return
+	}
+	p.c.Call("beginPath")
+	for i := range xs {
+		p.c.Call("moveTo", xs[i]-r, ys[i]-r)
+		p.c.Call("lineTo", xs[i]+r, ys[i]+r)
+		p.c.Call("moveTo", xs[i]+r, ys[i]-r)
+		p.c.Call("lineTo", xs[i]-r, ys[i]+r)
+	}
+	p.c.Set("strokeStyle", stroke)
+	p.c.Set("lineWidth", width)
+	p.c.Call("stroke")
+}
+
+func fontSpec(size float64, bold bool) string {
+	w := ""
+	if bold {
+		w = "600 "
+	}
+	return fmt.Sprintf("%s%gpx %s", w, size, fontFamily)
+}
+
+func (p *canvasPainter) text(x, y float64, s string, size float64, fill, align, baseline string, bold bool) {
+	p.c.Set("font", fontSpec(size, bold))
+	p.c.Set("fillStyle", fill)
+	p.c.Set("textAlign", align)
+	p.c.Set("textBaseline", baseline)
+	p.c.Call("fillText", s, x, y)
+}
+
+func (p *canvasPainter) vtext(x, y float64, s string, size float64, fill string) {
+	p.c.Call("save")
+	p.c.Call("translate", x, y)
+	p.c.Call("rotate", -math.Pi/2)
+	p.text(0, 0, s, size, fill, "center", "middle", false)
+	p.c.Call("restore")
+}
+
+func (p *canvasPainter) image(rgba []byte, w, h int, x, y, dw, dh float64) {
+	off := app.Window().Get("document").Call("createElement", "canvas")
+	off.Set("width", w)
+	off.Set("height", h)
+	oc := off.Call("getContext", "2d")
+	img := oc.Call("createImageData", w, h)
+	app.CopyBytesToJS(img.Get("data"), rgba)
+	oc.Call("putImageData", img, 0, 0)
+	p.c.Set("imageSmoothingEnabled", true)
+	p.c.Set("imageSmoothingQuality", "high")
+	p.c.Call("drawImage", off, x, y, dw, dh)
+}
+
+func (p *canvasPainter) clip(x, y, w, h float64) {
+	p.c.Call("save")
+	p.c.Call("beginPath")
+	p.c.Call("rect", x, y, w, h)
+	p.c.Call("clip")
+}
+
+func (p *canvasPainter) unclip() { p.c.Call("restore") }
+
+// svgPainter writes SVG elements.
+type svgPainter struct {
+	b     strings.Builder
+	clips int
+	open  int
+	// pngOf turns RGBA cells into a PNG data URL (the browser's encoder).
+	pngOf func(rgba []byte, w, h int) string
+}
+
+func f1(x float64) string { return fmt.Sprintf("%.2f", x) }
+
+func (p *svgPainter) rect(x, y, w, h float64, fill, stroke string, width float64) {
+	if fill == "" {
+		fill = "none"
+	}
+	fmt.Fprintf(&p.b, `<rect x="%s" y="%s" width="%s" height="%s" fill="%s"`, f1(x), f1(y), f1(w), f1(h), fill)
+	if stroke != "" {
+		fmt.Fprintf(&p.b, ` stroke="%s" stroke-width="%s"`, stroke, f1(width))
+	}
+	p.b.WriteString("/>\n")
+}
+
+func (p *svgPainter) path(pts []float64, closed bool, stroke string, width float64, dash []float64) {
+	if len(pts) < 4 {
+		return
+	}
+	p.b.WriteString(`<path d="M`)
+	for i := 0; i+1 < len(pts); i += 2 {
+		if i > 0 {
+			p.b.WriteString(" L")
+		}
+		p.b.WriteString(f1(pts[i]) + " " + f1(pts[i+1]))
+	}
+	if closed {
+		p.b.WriteString(" Z")
+	}
+	fmt.Fprintf(&p.b, `" fill="none" stroke="%s" stroke-width="%s" stroke-linejoin="round" stroke-linecap="round"`, stroke, f1(width))
+	if len(dash) > 0 {
+		ds := make([]string, len(dash))
+		for i, d := range dash {
+			ds[i] = f1(d)
+		}
+		fmt.Fprintf(&p.b, ` stroke-dasharray="%s"`, strings.Join(ds, " "))
+	}
+	p.b.WriteString("/>\n")
+}
+
+func (p *svgPainter) marks(shape string, xs, ys, rs []float64, fill, stroke string, width float64) {
+	if len(xs) == 0 {
+		return
+	}
+	if fill == "" {
+		fill = "none"
+	}
+	fmt.Fprintf(&p.b, `<g fill="%s"`, fill)
+	if stroke != "" {
+		fmt.Fprintf(&p.b, ` stroke="%s" stroke-width="%s"`, stroke, f1(width))
+	}
+	p.b.WriteString(">\n")
+	for i := range xs {
+		if shape == "square" {
+			fmt.Fprintf(&p.b, `<rect x="%s" y="%s" width="%s" height="%s"/>`+"\n", f1(xs[i]-rs[i]), f1(ys[i]-rs[i]), f1(2*rs[i]), f1(2*rs[i]))
+		} else {
+			fmt.Fprintf(&p.b, `<circle cx="%s" cy="%s" r="%s"/>`+"\n", f1(xs[i]), f1(ys[i]), f1(rs[i]))
+		}
+	}
+	p.b.WriteString("</g>\n")
+}
+
+func (p *svgPainter) crosses(xs, ys []float64, r float64, stroke string, width float64) {
+	if len(xs) == 0 {
+		return
+	}
+	p.b.WriteString(`<path d="`)
+	for i := range xs {
+		fmt.Fprintf(&p.b, "M%s %s L%s %s M%s %s L%s %s ", f1(xs[i]-r), f1(ys[i]-r), f1(xs[i]+r), f1(ys[i]+r), f1(xs[i]+r), f1(ys[i]-r), f1(xs[i]-r), f1(ys[i]+r))
+	}
+	fmt.Fprintf(&p.b, `" fill="none" stroke="%s" stroke-width="%s"/>`+"\n", stroke, f1(width))
+}
+
+func svgAnchor(align string) string {
+	switch align {
+	case "center":
+		return "middle"
+	case "right", "end":
+		return "end"
+	}
+	return "start"
+}
+
+func svgBaseline(b string) string {
+	switch b {
+	case "middle":
+		return "central"
+	case "top":
+		return "hanging"
+	case "bottom":
+		return "text-after-edge"
+	}
+	return "alphabetic"
+}
+
+func (p *svgPainter) text(x, y float64, s string, size float64, fill, align, baseline string, bold bool) {
+	w := "400"
+	if bold {
+		w = "600"
+	}
+	fmt.Fprintf(&p.b, `<text x="%s" y="%s" font-family="%s" font-size="%g" font-weight="%s" fill="%s" text-anchor="%s" dominant-baseline="%s">%s</text>`+"\n",
+		f1(x), f1(y), html.EscapeString(fontFamily), size, w, fill, svgAnchor(align), svgBaseline(baseline), html.EscapeString(s))
+}
+
+func (p *svgPainter) vtext(x, y float64, s string, size float64, fill string) {
+	fmt.Fprintf(&p.b, `<text transform="translate(%s %s) rotate(-90)" font-family="%s" font-size="%g" fill="%s" text-anchor="middle" dominant-baseline="central">%s</text>`+"\n",
+		f1(x), f1(y), html.EscapeString(fontFamily), size, fill, html.EscapeString(s))
+}
+
+func (p *svgPainter) image(rgba []byte, w, h int, x, y, dw, dh float64) {
+	if p.pngOf == nil {
+		return
+	}
+	fmt.Fprintf(&p.b, `<image x="%s" y="%s" width="%s" height="%s" preserveAspectRatio="none" href="%s"/>`+"\n", f1(x), f1(y), f1(dw), f1(dh), p.pngOf(rgba, w, h))
+}
+
+func (p *svgPainter) clip(x, y, w, h float64) {
+	p.clips++
+	fmt.Fprintf(&p.b, `<clipPath id="clip%d"><rect x="%s" y="%s" width="%s" height="%s"/></clipPath><g clip-path="url(#clip%d)">`+"\n", p.clips, f1(x), f1(y), f1(w), f1(h), p.clips)
+	p.open++
+}
+
+func (p *svgPainter) unclip() {
+	if p.open > 0 {
+		p.b.WriteString("</g>\n")
+		p.open--
+	}
+}
+
+// svgDocument wraps the painted elements in an SVG document.
+func (p *svgPainter) svgDocument(w, h float64, title string) string {
+	return fmt.Sprintf(`<?xml version="1.0" encoding="UTF-8"?>
+<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s">
+<title>%s</title>
+%s</svg>
+`, f1(w), f1(h), f1(w), f1(h), html.EscapeString(title), p.b.String())
+}

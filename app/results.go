@@ -1,0 +1,388 @@
+package app
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+
+	"lupilab/models/spec"
+	"lupilab/models/wire"
+)
+
+// ResultView shows the playground's result: a status line (progress with an
+// estimate of the time left and Cancel, or why the result is out of date),
+// the figures, the numbers and the exports.
+type ResultView struct {
+	app.Compo
+	S *session
+}
+
+// OnMount registers the view.
+func (r *ResultView) OnMount(ctx app.Context) { r.S.register(r) }
+
+// OnDismount unregisters it.
+func (r *ResultView) OnDismount() { r.S.unregister(r) }
+
+// Render implements app.Composer.
+func (r *ResultView) Render() app.UI {
+	s := r.S
+	sh, fitted := s.figureSource()
+	var figs []app.UI
+	figs = append(figs, &Figure{S: s, View: "A"})
+	if sh != nil && sh.res.Plot.TrainB != nil {
+		figs = append(figs, &Figure{S: s, View: "B"})
+	}
+	return app.Div().Class("resultview").Body(
+		r.status(),
+		r.controls(sh, fitted),
+		app.Div().Class("plots").Body(figs...),
+		app.If(fitted, &Metrics{S: s}),
+		app.If(fitted, &ExportBar{S: s}),
+	)
+}
+
+// status is the line above the plot: progress, or what the result is.
+func (r *ResultView) status() app.UI {
+	s := r.S
+	var body []app.UI
+	switch {
+	case s.busy():
+		p := s.fit.progress
+		frac := p.Fraction
+		stage := p.Stage
+		if p.Message != "" {
+			stage += " — " + p.Message
+		}
+		bar := app.Progress().ID("train-progress").Max(1).Aria("label", "Training progress")
+		if frac >= 0 {
+			bar = bar.Value(frac)
+		}
+		body = append(body,
+			bar,
+			app.Span().ID("train-stage").Class("stage").Text(stage+eta(p, s.fit.started)),
+			app.Button().ID("train-cancel").Text("Cancel").OnClick(func(ctx app.Context, e app.Event) { s.cancelFit(); s.refresh() }),
+		)
+	case s.errorFor() != "":
+		body = append(body, app.P().ID("error").Class("error").Aria("live", "polite").Text(s.errorFor()))
+	}
+	if s.stale() && !s.busy() {
+		why := "The settings changed since this result was computed."
+		if !s.autoTrain() {
+			why += " Press Train to update it."
+		}
+		body = append(body, app.P().ID("stale").Class("stale-note").Text(why))
+	}
+	if len(body) == 0 {
+		return app.Div().ID("status").Class("status")
+	}
+	return app.Div().ID("status").Class("status").Aria("live", "polite").Body(body...)
+}
+
+// eta estimates the time left from the fraction done and the time spent.
+func eta(p wire.Progress, started time.Time) string {
+	el := time.Since(started).Seconds()
+	if p.Fraction <= 0.02 || p.Fraction >= 1 || el < 1 {
+		return ""
+	}
+	left := el * (1 - p.Fraction) / p.Fraction
+	return fmt.Sprintf(" · about %s left", duration(left))
+}
+
+// duration says a time span in words.
+func duration(sec float64) string {
+	switch {
+	case sec < 1:
+		return fmt.Sprintf("%.0f ms", sec*1000)
+	case sec < 90:
+		return fmt.Sprintf("%.0f s", math.Ceil(sec))
+	case sec < 3600:
+		return fmt.Sprintf("%.0f min", math.Ceil(sec/60))
+	}
+	return fmt.Sprintf("%.1f h", sec/3600)
+}
+
+// controls picks what the map shows: a tag of a multi-label model, or the
+// layer of a GP (probability, latent mean, uncertainty).
+func (r *ResultView) controls(sh *shown, fitted bool) app.UI {
+	s := r.S
+	if sh == nil || !fitted {
+		return nil
+	}
+	var ui []app.UI
+	if tags := sh.res.Data.Tags; len(tags) > 0 {
+		ui = append(ui, app.Div().Class("param inline").Body(
+			app.Label().For("tag").Text("Tag shown"),
+			app.Select().ID("tag").OnChange(func(ctx app.Context, e app.Event) {
+				if t, err := strconv.Atoi(ctx.JSSrc().Get("value").String()); err == nil {
+					s.tagShown = t
+					s.refresh()
+				}
+			}).Body(app.Range(tags).Slice(func(i int) app.UI {
+				return app.Option().Value(strconv.Itoa(i)).Selected(i == s.tagShown).Text(tags[i])
+			})),
+		))
+	}
+	if mv := sh.maps["A"]; mv != nil {
+		var opts []string
+		for _, l := range mv.g.Layers {
+			switch l.Kind {
+			case wire.LayerProb, wire.LayerMean, wire.LayerVar:
+				opts = append(opts, l.Name)
+			}
+		}
+		if len(opts) > 1 {
+			label := map[string]string{wire.LayerProb: "probability", wire.LayerMean: "latent mean", wire.LayerVar: "predictive uncertainty (variance)"}
+			ui = append(ui, app.Div().Class("param inline").Body(
+				app.Label().For("layer").Text("Map shows"),
+				app.Select().ID("layer").OnChange(func(ctx app.Context, e app.Event) {
+					s.layerPick = ctx.JSSrc().Get("value").String()
+					s.refresh()
+				}).Body(app.Range(opts).Slice(func(i int) app.UI {
+					sel := opts[i] == s.layerPick || (s.layerPick == "" && i == 0)
+					return app.Option().Value(opts[i]).Selected(sel).Text(label[opts[i]])
+				})),
+			))
+		}
+	}
+	if len(ui) == 0 {
+		return nil
+	}
+	return app.Div().Class("mapcontrols").Body(ui...)
+}
+
+// Metrics is the result table: what people compare first (accuracy or F1,
+// support, time, convergence, objective), then the model's own quantities
+// named in words from the catalogue, and the solver's internals folded
+// under "Solver details".
+type Metrics struct {
+	app.Compo
+	S *session
+}
+
+// OnMount registers the table.
+func (m *Metrics) OnMount(ctx app.Context) { m.S.register(m) }
+
+// OnDismount unregisters it.
+func (m *Metrics) OnDismount() { m.S.unregister(m) }
+
+type row struct{ id, label, value, help string }
+
+// Render implements app.Composer.
+func (m *Metrics) Render() app.UI {
+	s := m.S
+	sh := s.shown
+	if sh == nil {
+		return app.Div()
+	}
+	res := sh.res
+	ms, _ := spec.Lookup(res.Model)
+	rep := res.Report
+	var rows []row
+	if t := res.Scores.TestTags; t != nil {
+		rows = append(rows,
+			row{"m-test-f1", "Test micro F1", f3(t.Micro.F1), "F1 over all (sample, tag) pairs of the test rows"},
+			row{"m-test-macro-f1", "Test macro F1", f3(t.MacroF1), "mean of the per-tag F1"},
+			row{"m-test-hamming", "Test Hamming loss", f3(t.Hamming), "share of wrong (sample, tag) entries"},
+			row{"m-test-subset", "Test subset accuracy", pct(t.SubsetAccuracy), "share of test rows whose whole tag set is right"},
+			row{"m-train-f1", "Train micro F1", f3(res.Scores.TrainTags.Micro.F1), ""},
+		)
+	} else {
+		rows = append(rows,
+			row{"m-test-acc", "Test accuracy", pct(res.Scores.TestAcc), fmt.Sprintf("share of the %d test rows classified right", res.Data.NTest)},
+			row{"m-train-acc", "Train accuracy", pct(res.Scores.TrainAcc), fmt.Sprintf("on the %d training rows", res.Data.NTrain)},
+		)
+		for _, v := range []string{"A", "B"} {
+			if a, ok := res.Scores.Views[v]; ok {
+				rows = append(rows, row{"m-view-" + strings.ToLower(v), "Test accuracy, view " + v + " alone", pct(a[0]),
+					"the model's own view-" + v + " rule on the test rows (train: " + pct(a[1]) + ")"})
+			}
+		}
+	}
+	if ms != nil && ms.Support != "" {
+		rows = append(rows, row{"m-nsv", upperFirst(ms.Support), fmt.Sprintf("%d of %d", rep.NSupport, res.Data.NTrain), "training samples the decision depends on"})
+	}
+	if res.Imported {
+		rows = append(rows, row{"m-time", "Training time", "— (imported, not trained here)", ""})
+	} else {
+		rows = append(rows, row{"m-time", "Training time", seconds(res.Timing.Fit), "time the fit took in the compute worker"})
+	}
+	conv := "yes"
+	if !rep.Converged {
+		conv = "no — see the warnings"
+	}
+	rows = append(rows, row{"m-converged", "Converged", conv, "whether the solver met its stopping tolerance"})
+	objLabel := "Objective"
+	if ms != nil && ms.Objective != "" {
+		objLabel = ms.Objective
+	}
+	rows = append(rows, row{"m-obj", objLabel, strconv.FormatFloat(rep.Objective, 'g', 8, 64), ""})
+	var solverRows []row
+	solverRows = append(solverRows, row{"m-iter", "Iterations", strconv.Itoa(rep.Iterations), "solver iterations (summed over sub-problems)"})
+	for _, k := range sortedExtras(rep.Extras) {
+		var out *spec.Output
+		if ms != nil {
+			out = ms.Output(k)
+		}
+		label, help, solver := k, "", true
+		if out != nil {
+			label, help, solver = out.Label, out.Help, out.Solver
+			if strings.HasSuffix(out.Key, "*") {
+				label += " " + strings.TrimPrefix(k, strings.TrimSuffix(out.Key, "*"))
+			}
+		}
+		v := formatOutput(rep.Extras[k], out)
+		r := row{"m-x-" + k, label, v, help}
+		if solver {
+			solverRows = append(solverRows, r)
+		} else {
+			rows = append(rows, r)
+		}
+	}
+	if mv := sh.maps["A"]; mv != nil {
+		solverRows = append(solverRows, row{"m-grid-time", "Map time", seconds(mv.g.Seconds), fmt.Sprintf("computing the %d×%d map", mv.g.W, mv.g.H)})
+	}
+	for _, n := range res.Notes {
+		solverRows = append(solverRows, row{"m-note-" + n.Param, "Set for this data", n.Text, ""})
+	}
+	warnings := append(append([]string(nil), rep.Warnings...), res.Warnings...)
+	return app.Div().ID("metrics-block").Class("metrics").Body(
+		app.Div().Body(
+			table("metrics", "Result of "+sh.set.Describe(), rows),
+			app.If(len(res.Notes) > 0, app.Ul().ID("notes").Class("notes").Body(
+				app.Range(res.Notes).Slice(func(i int) app.UI { return app.Li().Text(res.Notes[i].Text) }),
+			)),
+			app.If(len(warnings) > 0, app.Ul().ID("warnings").Class("warnings").Body(
+				app.Range(warnings).Slice(func(i int) app.UI { return app.Li().Text(warnings[i]) }),
+			)),
+			app.Details().Class("solver").Body(
+				app.Summary().Text("Solver details"),
+				table("solver-details", "Solver details", solverRows),
+			),
+		),
+		confusionTable(res),
+		tagTable(res),
+	)
+}
+
+func table(id, caption string, rows []row) app.UI {
+	return app.Table().ID(id).Body(
+		app.Caption().Class("sr-only").Text(caption),
+		app.TBody().Body(app.Range(rows).Slice(func(i int) app.UI {
+			r := rows[i]
+			th := app.Th().Scope("row").Text(r.label)
+			if r.help != "" {
+				th = th.Title(r.help)
+			}
+			return app.Tr().Body(th, app.Td().ID(r.id).Text(r.value))
+		})),
+	)
+}
+
+func sortedExtras(m map[string]float64) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func formatOutput(v float64, o *spec.Output) string {
+	if o == nil {
+		return strconv.FormatFloat(v, 'g', 6, 64)
+	}
+	switch {
+	case o.Integer:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case o.Unit == "fraction":
+		return pct(v)
+	case o.Unit == "s":
+		return seconds(v)
+	case o.Unit == "bytes":
+		return byteSize(int(v))
+	case o.Unit != "":
+		return strconv.FormatFloat(v, 'g', 6, 64) + " " + o.Unit
+	}
+	return strconv.FormatFloat(v, 'g', 6, 64)
+}
+
+func seconds(s float64) string {
+	switch {
+	case s < 0.001:
+		return fmt.Sprintf("%.2f ms", s*1000)
+	case s < 1:
+		return fmt.Sprintf("%.0f ms", s*1000)
+	}
+	return fmt.Sprintf("%.2f s", s)
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func pct(x float64) string { return fmt.Sprintf("%.1f %%", 100*x) }
+
+func f3(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
+
+func byteSize(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f kB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+func confusionTable(res *wire.FitResult) app.UI {
+	c := res.Scores.Confusion
+	cls := res.Data.Classes
+	if c == nil || len(c) != len(cls) {
+		return nil
+	}
+	return app.Table().ID("confusion").Class("confusion").Body(
+		app.Caption().Text("Test confusion matrix (rows: true class, columns: predicted)"),
+		app.THead().Body(app.Tr().Body(
+			app.Td().Aria("hidden", "true"),
+			app.Range(cls).Slice(func(j int) app.UI { return app.Th().Scope("col").Text(cls[j]) }),
+		)),
+		app.TBody().Body(app.Range(c).Slice(func(i int) app.UI {
+			return app.Tr().Body(
+				app.Th().Scope("row").Text(cls[i]),
+				app.Range(c[i]).Slice(func(j int) app.UI {
+					cl := ""
+					if i == j {
+						cl = "diag"
+					}
+					return app.Td().Class(cl).Text(strconv.Itoa(c[i][j]))
+				}),
+			)
+		})),
+	)
+}
+
+func tagTable(res *wire.FitResult) app.UI {
+	t := res.Scores.TestTags
+	if t == nil {
+		return nil
+	}
+	names := res.Data.Tags
+	return app.Table().ID("per-tag").Class("confusion").Body(
+		app.Caption().Text("Per tag on the test rows"),
+		app.THead().Body(app.Tr().Body(app.Th().Scope("col").Text("tag"), app.Th().Scope("col").Text("precision"),
+			app.Th().Scope("col").Text("recall"), app.Th().Scope("col").Text("F1"))),
+		app.TBody().Body(app.Range(t.PerTag).Slice(func(i int) app.UI {
+			pr := t.PerTag[i]
+			return app.Tr().Body(app.Th().Scope("row").Text(tagName(names, i)), app.Td().Text(f3(pr.Precision)),
+				app.Td().Text(f3(pr.Recall)), app.Td().Text(f3(pr.F1)))
+		})),
+	)
+}

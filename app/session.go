@@ -1,0 +1,434 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+
+	"lupilab/models/datasets"
+	"lupilab/models/spec"
+	"lupilab/models/wire"
+)
+
+// session is the playground's state and what it does: the settings, the
+// result on screen and the settings it was computed with, the running fit,
+// and the components that show them. Components hold a pointer to it and
+// are redrawn by refresh; the session never computes — it submits jobs to
+// the compute workers.
+//
+// The result on screen is always labelled with what it was computed on: when
+// the settings change, it is marked out of date (dimmed, with its settings
+// in words) until the new fit lands; a failed or cancelled fit leaves it so.
+type session struct {
+	set Settings
+
+	index    []datasets.IndexEntry
+	indexErr string
+	upload   *uploaded
+	// uploadTags is set when the upload has tags rather than classes.
+	uploadTags bool
+
+	fit     fitJob
+	shown   *shown
+	preview *shown // the current data's points, before any fit on it
+	message string // a notice (restored session, switched data, …)
+
+	computeReady bool
+	computeErr   string
+	views        []app.Composer
+
+	cmp  compareState
+	tune tuneState
+
+	// fieldErrs holds the form's refused values (field id → message): while
+	// any is there, no fit starts.
+	fieldErrs map[string]string
+
+	tagShown  int    // the tag a multi-label map shows
+	layerPick string // the map layer chosen (GP: probability, mean, variance)
+
+	debounce int
+	// live is on while the user drags a slider or a point on small data:
+	// fits follow without the debounce, the latest settings winning.
+	live bool
+}
+
+// uploaded is the user's file, parsed by a worker into canonical CSV.
+type uploaded struct {
+	name, csv, summary string
+	rows, dim, zdim    int
+}
+
+// fitJob is the running fit, if any.
+type fitJob struct {
+	job      *Job
+	set      Settings
+	key      string
+	started  time.Time
+	progress wire.Progress
+	errMsg   string // the last fit's error, for errKey's settings
+	errKey   string
+	// next holds settings to fit once the running job has stopped (the
+	// latest change wins; intermediate ones are dropped).
+	next *Settings
+}
+
+// shown is a result on screen and the settings it was computed with.
+type shown struct {
+	set    Settings
+	key    string
+	res    *wire.FitResult
+	maps   map[string]*mapView // by view: "A", "B"
+	worker Affinity
+	at     time.Time
+}
+
+// mapView is one decoded map.
+type mapView struct {
+	g      *wire.GridResult
+	layers map[string][]float64
+}
+
+func newSession() *session {
+	return &session{set: DefaultSettings(), fieldErrs: map[string]string{}}
+}
+
+// register adds a component that shows the session.
+func (s *session) register(c app.Composer) {
+	for _, v := range s.views {
+		if v == c {
+			return
+		}
+	}
+	s.views = append(s.views, c)
+}
+
+func (s *session) unregister(c app.Composer) {
+	for i, v := range s.views {
+		if v == c {
+			s.views = append(s.views[:i], s.views[i+1:]...)
+			return
+		}
+	}
+}
+
+// refresh redraws every component showing the session.
+func (s *session) refresh() {
+	for _, v := range s.views {
+		if v.Mounted() {
+			v.Update()
+		}
+	}
+}
+
+// spec returns the current model's catalogue entry.
+func (s *session) spec() *spec.Spec {
+	m, err := spec.Lookup(s.set.Model)
+	if err != nil {
+		return nil
+	}
+	return m
+}
+
+// stale reports whether the result on screen was computed with other
+// settings than the current ones.
+func (s *session) stale() bool {
+	return s.shown != nil && s.shown.key != s.set.FitKey()
+}
+
+// busy reports whether a fit runs.
+func (s *session) busy() bool { return s.fit.job != nil }
+
+// csv returns the uploaded data's CSV for the current source.
+func (s *session) csv() string {
+	if s.upload != nil && strings.HasPrefix(s.set.Source, "up:") {
+		return s.upload.csv
+	}
+	return ""
+}
+
+// dataInfo describes the current data from the catalogue without loading it:
+// rows, main and second-block features, classes (0 if unknown).
+func (s *session) dataInfo() (rows, dim, zdim, classes int, kind datasets.Kind) {
+	switch {
+	case s.set.IsGenerated():
+		g, _ := datasets.GeneratorByName(strings.TrimPrefix(s.set.Source, "gen:"))
+		zd := 0
+		switch g.Kind {
+		case datasets.KindLUPI:
+			zd = 3
+		case datasets.KindTwoView:
+			zd = 2
+		}
+		return s.set.N + len(s.set.Edits), 2, zd, g.Classes, g.Kind
+	case strings.HasPrefix(s.set.Source, "ds:"):
+		for _, e := range s.index {
+			if e.Name == strings.TrimPrefix(s.set.Source, "ds:") {
+				return e.Rows, e.XColumns, e.ZColumns, len(e.Classes), e.Kind
+			}
+		}
+	case s.upload != nil:
+		kind := datasets.KindPlain
+		if s.uploadTags {
+			kind = datasets.KindMultiLabel
+		}
+		return s.upload.rows, s.upload.dim, s.upload.zdim, 0, kind
+	}
+	return 0, 0, 0, 0, ""
+}
+
+// compatible says whether the current model can use the current data, from
+// the catalogues alone ("" when it can or when it cannot be told).
+func (s *session) compatible(m *spec.Spec) string {
+	rows, _, zdim, _, kind := s.dataInfo()
+	if rows == 0 {
+		return ""
+	}
+	switch {
+	case m.Task == spec.MultiLabel && kind != datasets.KindMultiLabel && kind != "":
+		return m.Name + " predicts tag sets: this data has no tags"
+	case m.Task != spec.MultiLabel && kind == datasets.KindMultiLabel:
+		return m.Name + " is a classifier: this data has tags, not classes"
+	case m.Z != spec.ZNone && zdim == 0 && kind != "":
+		return m.Name + " needs a second feature block (privileged features or view B): this data has none"
+	}
+	return ""
+}
+
+// defaultGenerator names the generated data that shows a model best.
+func defaultGenerator(m *spec.Spec) string {
+	switch {
+	case m.Task == spec.MultiLabel:
+		return "multilabel2d"
+	case m.Z == spec.ZView:
+		return "twoview2d"
+	case m.Z == spec.ZPrivileged:
+		return "lupi2d"
+	}
+	return "moons"
+}
+
+// changed records new settings: the link and local storage follow, the
+// result on screen becomes out of date, and a cheap fit starts after a short
+// pause (at once in live mode); an expensive one waits for Train.
+func (s *session) changed(ctx app.Context) {
+	s.saveState(ctx)
+	if s.set.View != "model" {
+		s.refresh()
+		return
+	}
+	if s.preview != nil && s.preview.set.DataKey() != s.set.DataKey() {
+		s.preview = nil
+	}
+	if s.shown == nil || s.shown.set.DataKey() != s.set.DataKey() {
+		s.requestPreview(ctx)
+	}
+	if !s.autoTrain() {
+		s.refresh()
+		return
+	}
+	if s.live {
+		s.startFit(ctx)
+		return
+	}
+	s.debounce++
+	mine := s.debounce
+	s.refresh()
+	ctx.After(300*time.Millisecond, func(ctx app.Context) {
+		if mine == s.debounce {
+			s.startFit(ctx)
+		}
+	})
+}
+
+// autoTrain says whether the current settings may train without a click:
+// valid, compatible, and estimated to take about 2 s at most.
+func (s *session) autoTrain() bool {
+	m := s.spec()
+	if m == nil || s.compatible(m) != "" || len(s.fieldErrs) > 0 {
+		return false
+	}
+	est, ok := s.estimate()
+	return !ok || est.Seconds <= autoTrainSeconds
+}
+
+// autoTrainSeconds is the longest estimated fit that starts by itself.
+const autoTrainSeconds = 2.0
+
+// saveState writes the settings into the URL and local storage.
+func (s *session) saveState(ctx app.Context) {
+	q := s.set.Encode()
+	u := *ctx.Page().URL()
+	if tab := u.Query().Get("tab"); tab != "" {
+		q.Set("tab", tab)
+	}
+	u.RawQuery = q.Encode()
+	ctx.Page().ReplaceURL(&u)
+	ctx.LocalStorage().Set(sessionKey, s.set.Encode().Encode())
+}
+
+// sessionKey is the local-storage key of the last session (the same query
+// string the URL carries).
+const sessionKey = "lupilab.session"
+
+// mapSide is the number of map cells a side: one cell per 2 CSS pixels of
+// the largest plot the page draws.
+const (
+	mapSide    = 260
+	mapPreview = 50
+)
+
+// startFit fits the current settings unless the result on screen or the
+// running fit is already theirs. A running fit for other settings is
+// cancelled: the latest settings win.
+func (s *session) startFit(ctx app.Context) {
+	key := s.set.FitKey()
+	if s.fit.job != nil {
+		if s.fit.key == key {
+			return
+		}
+		next := s.set.Clone()
+		s.fit.next = &next
+		s.fit.job.Cancel()
+		return
+	}
+	if s.shown != nil && s.shown.key == key && s.fit.errKey != key {
+		return
+	}
+	m := s.spec()
+	if m == nil {
+		return
+	}
+	if why := s.compatible(m); why != "" {
+		s.fit.errMsg, s.fit.errKey = why+".", key
+		s.refresh()
+		return
+	}
+	set := s.set.Clone()
+	req := wire.FitRequest{Data: set.Data(s.csv()), Split: set.Split(), Model: set.Model, Params: set.Values(),
+		AdaptWidths: true, Keep: true, Grid: &wire.GridSpec{Side: mapSide, Preview: mapPreview}}
+	s.fit = fitJob{set: set, key: key, started: time.Now(), progress: wire.Progress{Fraction: 0, Stage: "waiting for the compute engine"}}
+	var job *Job
+	job = Submit(ctx, wire.KindFit, req, nil, JobOptions{
+		Priority: PriorityInteractive,
+		OnProgress: func(ctx app.Context, p wire.Progress) {
+			if s.fit.job == job {
+				s.fit.progress = p
+				s.refresh()
+			}
+		},
+		OnPart: func(ctx app.Context, m wire.Message, w Affinity) {
+			if s.fit.job == job {
+				s.takePart(m, set, key, w)
+				s.refresh()
+			}
+		},
+		OnEnd: func(ctx app.Context, m wire.Message, w Affinity) {
+			if s.fit.job != job {
+				return
+			}
+			next := s.fit.next
+			s.fit.job, s.fit.next = nil, nil
+			var p wire.Part
+			_, cancelled, err := decodeEnd(m, &p)
+			switch {
+			case cancelled:
+				if next == nil {
+					s.fit.errMsg, s.fit.errKey = "Training cancelled.", key
+				}
+			case err != nil:
+				s.fit.errMsg, s.fit.errKey = err.Error(), key
+			default:
+				s.fit.errMsg, s.fit.errKey = "", ""
+				s.takePart(m, set, key, w)
+			}
+			if next != nil && next.FitKey() == s.set.FitKey() {
+				s.startFit(ctx)
+			}
+			s.refresh()
+		},
+	})
+	s.fit.job = job
+	s.refresh()
+}
+
+// takePart adds a fit's part (its result or a map) to the screen.
+func (s *session) takePart(m wire.Message, set Settings, key string, w Affinity) {
+	var p wire.Part
+	bin, err := m.Decode(&p)
+	if err != nil {
+		s.fit.errMsg, s.fit.errKey = err.Error(), key
+		return
+	}
+	if p.Fit != nil {
+		s.shown = &shown{set: set, key: key, res: p.Fit, maps: map[string]*mapView{}, worker: w, at: time.Now()}
+	}
+	if p.Grid != nil && s.shown != nil && s.shown.key == key {
+		mv, err := decodeMap(p.Grid, bin)
+		if err != nil {
+			s.fit.errMsg, s.fit.errKey = err.Error(), key
+			return
+		}
+		if old := s.shown.maps[p.Grid.View]; old == nil || !p.Grid.Preview || old.g.Preview {
+			s.shown.maps[p.Grid.View] = mv
+		}
+	}
+}
+
+func decodeMap(g *wire.GridResult, bin *wire.Bin) (*mapView, error) {
+	mv := &mapView{g: g, layers: map[string][]float64{}}
+	for _, l := range g.Layers {
+		v, err := bin.Floats(l.Values)
+		if err != nil {
+			return nil, err
+		}
+		if len(v) != g.W*g.H {
+			return nil, fmt.Errorf("map layer %s: %d values for %d×%d cells", l.Name, len(v), g.W, g.H)
+		}
+		mv.layers[l.Name] = v
+	}
+	return mv, nil
+}
+
+// cancelFit stops the running fit.
+func (s *session) cancelFit() {
+	if s.fit.job != nil {
+		s.fit.next = nil
+		s.fit.job.Cancel()
+	}
+}
+
+// requestPreview asks a worker for the current data's points, so that the
+// data is on screen before (or without) a fit.
+func (s *session) requestPreview(ctx app.Context) {
+	if !s.computeReady {
+		return
+	}
+	set := s.set.Clone()
+	req := wire.PointsRequest{Data: set.Data(s.csv()), Split: set.Split(), Model: set.Model}
+	Submit(ctx, wire.KindPoints, req, nil, JobOptions{Priority: PriorityInteractive + 1,
+		OnEnd: func(ctx app.Context, m wire.Message, w Affinity) {
+			var res wire.FitResult
+			if _, _, err := decodeEnd(m, &res); err != nil || res.Plot.Train.X == nil {
+				return
+			}
+			if set.DataKey() == s.set.DataKey() {
+				s.preview = &shown{set: set, key: "", res: &res, at: time.Now()}
+				s.refresh()
+			}
+		}})
+}
+
+// errorFor returns the last fit's error when it is about the current
+// settings.
+func (s *session) errorFor() string {
+	if s.fit.errKey == s.set.FitKey() {
+		return s.fit.errMsg
+	}
+	return ""
+}
+
+var errNoCompute = errors.New("the compute engine is not ready")

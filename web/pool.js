@@ -1,0 +1,271 @@
+// LUPI Lab's pool of compute workers (web/worker.js running compute.wasm).
+// The UI (app.wasm, on the main thread) never computes: it submits jobs
+// here, and each job runs in one worker. The pool
+//   - compiles compute.wasm once (off the main thread) and hands the
+//     compiled module to each worker it starts;
+//   - starts workers on demand, up to its size (navigator.hardwareConcurrency,
+//     capped at 4, overridable);
+//   - runs one job per worker at a time, interactive jobs first, a job with
+//     an affinity on the worker that holds its model when that worker is
+//     still the same;
+//   - cancels a job by asking its worker, and terminates (and replaces) a
+//     worker that has not stopped within 100 ms;
+//   - replaces a worker whose engine died and fails its job with the reason.
+// Messages follow models/wire: {v, id, kind, body, bin}. Test hooks:
+// lupiPool.stats() and window.__lupiPoolLog (the last 200 events).
+"use strict";
+
+const lupiPool = (() => {
+  const CANCEL_GRACE_MS = 100;
+  const MAX_SIZE = 16;
+  let wasmURL = "";
+  let workerURL = "";
+  let version = 1;
+  let module = null;
+  let moduleError = null;
+  let compiling = null;
+  let size = Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2));
+  const workers = []; // {w, index, gen, job, ready, started}
+  const queue = []; // jobs not yet started
+  const jobs = new Map(); // id → job
+  const readyCallbacks = [];
+  let nextID = 1;
+  let generation = 0;
+  const counters = { spawned: 0, terminated: 0, died: 0, jobs: 0, cancelled: 0 };
+  const log = (window.__lupiPoolLog = []);
+
+  function note(event) {
+    log.push([Math.round(performance.now()), event]);
+    if (log.length > 200) log.shift();
+  }
+
+  // start begins fetching and compiling compute.wasm and starts the first
+  // worker. opts: {wasm, worker, version, size}.
+  function start(opts) {
+    if (compiling) return;
+    wasmURL = opts.wasm;
+    workerURL = opts.worker;
+    version = opts.version || 1;
+    if (opts.size > 0) size = Math.min(MAX_SIZE, opts.size);
+    const compile = WebAssembly.compileStreaming
+      ? WebAssembly.compileStreaming(fetch(wasmURL))
+      : fetch(wasmURL).then((r) => r.arrayBuffer()).then((b) => WebAssembly.compile(b));
+    compiling = compile.then(
+      (m) => {
+        module = m;
+        note("compiled");
+        spawn();
+        pump();
+      },
+      (err) => {
+        moduleError = "could not load the compute engine (" + wasmURL + "): " + err;
+        note("compile failed");
+        for (const job of Array.from(queue)) finish(job, "error", JSON.stringify({ kind: "internal", message: moduleError }), []);
+        queue.length = 0;
+      },
+    );
+  }
+
+  function spawn() {
+    if (!module || workers.length >= size) return null;
+    const slot = { index: workers.length, gen: ++generation, job: null, ready: false, started: performance.now() };
+    attach(slot);
+    workers.push(slot);
+    return slot;
+  }
+
+  // attach gives a slot a fresh worker.
+  function attach(slot) {
+    const w = new Worker(workerURL);
+    slot.w = w;
+    slot.ready = false;
+    counters.spawned++;
+    note("spawn " + slot.index + "/" + slot.gen);
+    w.onmessage = (e) => receive(slot, e.data);
+    w.onerror = (e) => {
+      e.preventDefault();
+      died(slot, "the compute engine failed: " + (e.message || "unknown error"));
+    };
+    w.postMessage({ v: version, id: 0, kind: "init", module: module });
+  }
+
+  function replace(slot) {
+    slot.w.terminate();
+    slot.gen = ++generation;
+    slot.job = null;
+    attach(slot);
+  }
+
+  function died(slot, why) {
+    counters.died++;
+    note("died " + slot.index + ": " + why);
+    const job = slot.job;
+    replace(slot);
+    if (job) finish(job, "error", JSON.stringify({ kind: "internal", message: why + ". The engine was restarted; try again." }), []);
+    pump();
+  }
+
+  function receive(slot, m) {
+    if (!m) return;
+    if (m.kind === "hello") {
+      slot.ready = true;
+      note("ready " + slot.index);
+      while (readyCallbacks.length) {
+        try { readyCallbacks.shift()(); } catch (err) { console.error(err); }
+      }
+      pump();
+      return;
+    }
+    if (m.kind === "dead") {
+      let why = "the compute engine stopped";
+      try { why = JSON.parse(m.body).message; } catch (err) { /* keep the default */ }
+      died(slot, why);
+      return;
+    }
+    const job = jobs.get(m.id);
+    if (!job || job.slot !== slot) return; // a job already ended (cancelled, timed out)
+    const end = m.kind === "result" || m.kind === "error" || m.kind === "cancelled";
+    if (end) {
+      slot.job = null;
+      finish(job, m.kind, m.body, m.bin || []);
+      pump();
+    } else {
+      deliver(job, m.kind, m.body, m.bin || []);
+    }
+  }
+
+  function deliver(job, kind, body, bin) {
+    try {
+      job.onMessage(kind, body || "", bin, job.slot ? job.slot.index : -1, job.slot ? job.slot.gen : 0);
+    } catch (err) {
+      console.error("lupiPool: a job's handler failed", err);
+    }
+  }
+
+  function finish(job, kind, body, bin) {
+    if (job.done) return;
+    job.done = true;
+    if (job.timer) clearTimeout(job.timer);
+    jobs.delete(job.id);
+    note("end " + job.id + " " + kind);
+    deliver(job, kind, body, bin);
+    job.slot = null;
+  }
+
+  // pump starts queued jobs on free workers, starting workers as needed.
+  function pump() {
+    if (!module) return;
+    queue.sort((a, b) => b.priority - a.priority || a.id - b.id);
+    for (let i = 0; i < queue.length; ) {
+      const job = queue[i];
+      let slot = null;
+      if (job.affinity && job.affinity.index < workers.length) {
+        const s = workers[job.affinity.index];
+        if (s.gen === job.affinity.gen) {
+          if (s.job || !s.ready) { i++; continue; } // wait for the worker that holds the model
+          slot = s;
+        }
+      }
+      if (!slot) slot = workers.find((s) => s.ready && !s.job) || null;
+      if (!slot) {
+        if (workers.length < size && !workers.some((s) => !s.ready)) spawn();
+        i++;
+        continue;
+      }
+      queue.splice(i, 1);
+      run(slot, job);
+    }
+  }
+
+  function run(slot, job) {
+    slot.job = job;
+    job.slot = slot;
+    job.startedAt = performance.now();
+    note("run " + job.id + " " + job.kind + " on " + slot.index);
+    const transfer = job.bin.filter((b) => b instanceof ArrayBuffer);
+    slot.w.postMessage({ v: version, id: job.id, kind: job.kind, body: job.body, bin: job.bin }, transfer);
+  }
+
+  // submit queues a job and returns its id. opts: {priority (higher first),
+  // affinity: {index, gen}, onMessage(kind, body, bin, workerIndex, workerGen)}.
+  function submit(kind, body, bin, opts) {
+    const job = {
+      id: nextID++, kind: kind, body: body, bin: bin || [], priority: opts.priority || 0,
+      affinity: opts.affinity || null, onMessage: opts.onMessage, slot: null, done: false,
+    };
+    counters.jobs++;
+    jobs.set(job.id, job);
+    if (moduleError) {
+      finish(job, "error", JSON.stringify({ kind: "internal", message: moduleError }), []);
+      return job.id;
+    }
+    queue.push(job);
+    pump();
+    return job.id;
+  }
+
+  // cancel stops a job: a queued one at once; a running one by asking its
+  // worker, which is terminated and replaced if it has not stopped within
+  // CANCEL_GRACE_MS.
+  function cancel(id) {
+    const job = jobs.get(id);
+    if (!job || job.done) return;
+    counters.cancelled++;
+    const q = queue.indexOf(job);
+    if (q >= 0) {
+      queue.splice(q, 1);
+      finish(job, "cancelled", "", []);
+      return;
+    }
+    const slot = job.slot;
+    if (!slot) return;
+    slot.w.postMessage({ v: version, id: id, kind: "cancel", body: "", bin: [] });
+    job.timer = setTimeout(() => {
+      if (job.done || job.slot !== slot) return;
+      counters.terminated++;
+      note("terminate " + slot.index + " (job " + id + " did not stop)");
+      replace(slot);
+      finish(job, "cancelled", "", []);
+      pump();
+    }, CANCEL_GRACE_MS);
+  }
+
+  function setSize(n) {
+    size = Math.max(1, Math.min(MAX_SIZE, n | 0));
+    while (workers.length > size) {
+      const slot = workers[workers.length - 1];
+      if (slot.job) break; // shrink later
+      slot.w.terminate();
+      workers.pop();
+    }
+    pump();
+  }
+
+  return {
+    start: start,
+    submit: submit,
+    cancel: cancel,
+    setSize: setSize,
+    size: () => size,
+    ready: () => workers.some((s) => s.ready),
+    failed: () => moduleError || "",
+    onReady: (cb) => {
+      if (workers.some((s) => s.ready)) cb();
+      else readyCallbacks.push(cb);
+    },
+    stats: () => ({
+      size: size,
+      workers: workers.length,
+      ready: workers.filter((s) => s.ready).length,
+      busy: workers.filter((s) => s.job).length,
+      queued: queue.length,
+      running: workers.filter((s) => s.job).map((s) => s.job.kind),
+      spawned: counters.spawned,
+      terminated: counters.terminated,
+      died: counters.died,
+      jobs: counters.jobs,
+      cancelled: counters.cancelled,
+    }),
+  };
+})();
+window.lupiPool = lupiPool;
