@@ -10,21 +10,24 @@ STATICCHECK_VERSION ?= v0.8.2
 STATIC_DIR ?= dist
 BASE ?= /
 FUZZTIME ?= 10m
-# Brotli quality for app.wasm.br: 11 (best; ~40 s of CPU) keeps the first load under 3 MB.
-BROTLI_Q ?= 11
+# Brotli quality of the .wasm.br copies: 5 for development (seconds); make static and
+# make bench-web use 11 (the best: about a minute of CPU for the two builds).
+BROTLI_Q ?= 5
 
 .PHONY: all run server wasm static test deps lint unit fuzz-short browser bench bench-svm bench-svmplus bench-svmplus-rbf bench-svmplus-paper bench-svmplus-real \
         bench-gp bench-joint bench-twin bench-multiview bench-qp bench-gp-wasm bench-grid bench-grid-wasm bench-gp-web bench-web fixtures-qp fixtures-refs fuzz load datasets clean
 
 all: wasm server
 
-## wasm: compile the app for the browser and copy the matching wasm_exec.js
+## wasm: compile the two browser builds — the UI (app.wasm, go-app, no numerics) and the
+## compute engine (compute.wasm, run by the Web Workers of web/pool.js) — and compress them
 wasm:
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o web/app.wasm ./wasm/ui
+	@set -e; \
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o web/app.wasm ./wasm/ui & ui=$$!; \
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o web/compute.wasm ./wasm/compute & cp=$$!; \
+	wait $$ui; wait $$cp
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" web/wasm_exec.js
-	$(GO) run ./scripts/compress -q $(BROTLI_Q) web/app.wasm
-	@raw=$$(stat -c %s web/app.wasm); gz=$$(gzip -9 -c web/app.wasm | wc -c); br=$$(stat -c %s web/app.wasm.br); \
-	  echo "web/app.wasm: $$raw bytes raw, $$gz bytes gzip -9, $$br bytes brotli"
+	$(GO) run ./scripts/compress -q $(BROTLI_Q) web/app.wasm web/compute.wasm
 
 server:
 	@mkdir -p bin
@@ -36,6 +39,7 @@ run: wasm server
 	./bin/lupi-server -addr $(ADDR)
 
 ## static: write the site as plain files (STATIC_DIR, BASE=/sub/path/ for a sub-path host)
+static: BROTLI_Q = 11
 static: wasm server
 	rm -rf $(STATIC_DIR)
 	./bin/lupi-server -static $(STATIC_DIR) -base $(BASE)
@@ -124,6 +128,7 @@ fixtures-refs:
 	/usr/bin/python3 models/multiview/testdata/ref_mvtsvm_mcpk.py
 	/usr/bin/python3 models/twin/testdata/ref_mpwtsvm.py
 ## bench-web: the browser performance budget, and our wasm SMO against npm libsvm-js in the same Chromium
+bench-web: BROTLI_Q = 11
 bench-web: wasm
 	LUPI_BROWSER_TESTS=1 LUPI_BENCH_WEB=1 $(GO) test -count=1 -run TestBenchWeb -v ./browsertest
 	bash scripts/bench-web.sh
@@ -146,4 +151,4 @@ datasets:
 	$(GO) run ./cmd/mkdatasets
 
 clean:
-	rm -rf bin dist web/app.wasm web/app.wasm.br web/wasm_exec.js browsertest/screenshots
+	rm -rf bin dist web/app.wasm web/app.wasm.br web/compute.wasm web/compute.wasm.br web/wasm_exec.js browsertest/screenshots

@@ -1,6 +1,6 @@
 // Command server is LUPI Lab's tiny web server: it serves the go-app shell
 // (pre-rendered pages, app.js, the service worker), the static assets in web/
-// (the compiled app.wasm, styles, the sample datasets) and nothing else. All
+// (the compiled app.wasm and compute.wasm, styles, the sample datasets) and nothing else. All
 // computation happens in the browser. With -static it instead writes the whole
 // site as plain files that work from any static host, under a sub-path too,
 // and offline after the first visit.
@@ -12,7 +12,7 @@
 // link to / serves nothing), and only regular files are served; -static
 // copies only regular files from inside web/; read, write
 // and idle timeouts and a header size limit; security headers including a CSP
-// that allows WebAssembly but no inline script; app.wasm gzip-compressed for
+// that allows WebAssembly but no inline script; the wasm builds compressed for
 // browsers that accept it.
 package main
 
@@ -95,9 +95,10 @@ type site struct {
 	web     fs.FS // the web directory, sealed (see openWeb)
 	goapp   *app.Handler
 	version string
-	wasmGz  []byte // app.wasm, gzip-compressed once at start
-	wasmBr  []byte // app.wasm.br (made by `make wasm`), when it is newer than app.wasm
-	wasmLen int
+	// wasm holds the two builds: app.wasm (the UI) and compute.wasm (the
+	// models, run by the compute workers), each gzip-compressed once at
+	// start and with its Brotli copy when `make wasm` made a fresh one.
+	wasm map[string]*wasmAsset
 	// gz caches gzip-compressed copies of text files (CSV, JSON, JS, CSS).
 	gzMu sync.Mutex
 	gz   map[string]gzEntry
@@ -121,36 +122,27 @@ func newSite(webDir, base string) (*site, error) {
 	if err != nil {
 		return nil, err
 	}
-	wasm, err := fs.ReadFile(web, "app.wasm")
-	if err != nil {
-		return nil, fmt.Errorf("%s/app.wasm is missing: build it first with `make wasm` (%v)", webDir, err)
+	assets := map[string]*wasmAsset{}
+	h := sha256.New()
+	for _, name := range wasmBuilds {
+		a, err := loadWasm(web, name)
+		if err != nil {
+			return nil, fmt.Errorf("%s/%s is missing: build it first with `make wasm` (%v)", webDir, name, err)
+		}
+		assets[name] = a
+		h.Write(a.raw)
 	}
 	if _, err := fs.Stat(web, "wasm_exec.js"); err != nil {
 		return nil, fmt.Errorf("%s/wasm_exec.js is missing: `make wasm` copies it from $(go env GOROOT)/lib/wasm", webDir)
 	}
 	// The version is a hash of what the browser runs, so a restart is not an
 	// update and a new build is.
-	h := sha256.New()
-	h.Write(wasm)
-	for _, f := range []string{"style.css", "datasets/index.json", "wasm_exec.js"} {
+	for _, f := range []string{"style.css", "datasets/index.json", "wasm_exec.js", "pool.js", "worker.js"} {
 		b, _ := fs.ReadFile(web, f)
 		h.Write(b)
 	}
 	version := hex.EncodeToString(h.Sum(nil))[:12]
-
-	var gz bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-	zw.Write(wasm)
-	zw.Close()
-
-	s := &site{web: web, version: version, wasmGz: gz.Bytes(), wasmLen: len(wasm), gz: map[string]gzEntry{}}
-	if br, err := fs.ReadFile(web, "app.wasm.br"); err == nil {
-		stW, errW := fs.Stat(web, "app.wasm")
-		stB, errB := fs.Stat(web, "app.wasm.br")
-		if errW == nil && errB == nil && !stB.ModTime().Before(stW.ModTime()) {
-			s.wasmBr = br
-		}
-	}
+	s := &site{web: web, version: version, wasm: assets, gz: map[string]gzEntry{}}
 	s.goapp = handler(version, datasetResources(web), base)
 	s.pages = map[string]bool{"/": true, "/app.js": true, "/app-worker.js": true,
 		"/manifest.webmanifest": true, "/app.css": true, "/manifest.json": true}
@@ -178,8 +170,10 @@ func handler(version string, cacheable []string, base string) *app.Handler {
 		ThemeColor:      "#1f4e79",
 		LoadingLabel:    "Loading LUPI Lab… {progress}%",
 		Styles:          []string{"/web/style.css"},
+		// pool.js runs the compute workers (web/worker.js with compute.wasm).
+		Scripts: []string{"/web/pool.js"},
 		CacheableResources: append([]string{
-			"/web/style.css", "/web/icon.svg",
+			"/web/style.css", "/web/icon.svg", "/web/pool.js", "/web/worker.js", "/web/wasm_exec.js", "/web/compute.wasm",
 		}, cacheable...),
 		Version:                 version,
 		WasmContentLengthHeader: "X-Wasm-Content-Length",
@@ -244,7 +238,9 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case p == "/wasm_exec.js":
 		s.serveFile(w, r, "wasm_exec.js")
 	case p == "/web/app.wasm" || p == "/app.wasm":
-		s.serveWasm(w, r)
+		s.serveWasm(w, r, "app.wasm")
+	case p == "/web/compute.wasm":
+		s.serveWasm(w, r, "compute.wasm")
 	case strings.HasPrefix(p, "/web/"):
 		s.serveFile(w, r, strings.TrimPrefix(p, "/web/"))
 	case s.pages[p]:
@@ -319,33 +315,65 @@ func (s *site) serveFile(w http.ResponseWriter, r *http.Request, name string) {
 	http.ServeContent(w, r, name, st.ModTime(), rs)
 }
 
-func (s *site) serveWasm(w http.ResponseWriter, r *http.Request) {
+// wasmBuilds are the two WebAssembly builds the site serves.
+var wasmBuilds = []string{"app.wasm", "compute.wasm"}
+
+// wasmAsset is one wasm build, with its compressed copies.
+type wasmAsset struct {
+	raw, gz, br []byte
+}
+
+// loadWasm reads a wasm build, gzips it, and takes its Brotli copy when that
+// is not older than the build.
+func loadWasm(web fs.FS, name string) (*wasmAsset, error) {
+	raw, err := fs.ReadFile(web, name)
+	if err != nil {
+		return nil, err
+	}
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	zw.Write(raw)
+	zw.Close()
+	a := &wasmAsset{raw: raw, gz: gz.Bytes()}
+	if br, err := fs.ReadFile(web, name+".br"); err == nil {
+		stW, errW := fs.Stat(web, name)
+		stB, errB := fs.Stat(web, name+".br")
+		if errW == nil && errB == nil && !stB.ModTime().Before(stW.ModTime()) {
+			a.br = br
+		}
+	}
+	return a, nil
+}
+
+func (s *site) serveWasm(w http.ResponseWriter, r *http.Request, name string) {
+	a := s.wasm[name]
 	w.Header().Set("Content-Type", "application/wasm")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("Vary", "Accept-Encoding")
-	w.Header().Set("ETag", `"`+s.version+`"`)
-	if r.Header.Get("If-None-Match") == `"`+s.version+`"` {
+	etag := `"` + s.version + "-" + name + `"`
+	w.Header().Set("ETag", etag)
+	if r.Header.Get("If-None-Match") == etag {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	w.Header().Set("X-Wasm-Content-Length", fmt.Sprint(s.wasmLen))
-	if s.wasmBr != nil && accepts(r.Header.Get("Accept-Encoding"), "br") {
+	w.Header().Set("X-Wasm-Content-Length", fmt.Sprint(len(a.raw)))
+	if a.br != nil && accepts(r.Header.Get("Accept-Encoding"), "br") {
 		w.Header().Set("Content-Encoding", "br")
-		w.Header().Set("Content-Length", fmt.Sprint(len(s.wasmBr)))
+		w.Header().Set("Content-Length", fmt.Sprint(len(a.br)))
 		if r.Method != http.MethodHead {
-			w.Write(s.wasmBr)
+			w.Write(a.br)
 		}
 		return
 	}
 	if accepts(r.Header.Get("Accept-Encoding"), "gzip") {
 		w.Header().Set("Content-Encoding", "gzip")
-		w.Header().Set("Content-Length", fmt.Sprint(len(s.wasmGz)))
+		w.Header().Set("Content-Length", fmt.Sprint(len(a.gz)))
 		if r.Method != http.MethodHead {
-			w.Write(s.wasmGz)
+			w.Write(a.gz)
 		}
 		return
 	}
-	s.serveFile(w, r, "app.wasm")
+	s.serveFile(w, r, name)
 }
 
 // accepts reports whether an Accept-Encoding header (RFC 9110 §12.5.3)

@@ -46,9 +46,11 @@ func (d *DataPanel) Render() app.UI {
 						return app.Option().Value("ds:" + e.Name).Selected(set.Source == "ds:"+e.Name).Text(e.Title)
 					}),
 				)),
-				app.If(s.upload != nil, app.OptGroup().Label("Your data").Body(
-					app.Option().Value("up:"+s.upload.name).Selected(strings.HasPrefix(set.Source, "up:")).Text(s.upload.name),
-				)),
+				when(s.upload != nil, func() app.UI {
+					return app.OptGroup().Label("Your data").Body(
+						app.Option().Value("up:"+s.upload.name).Selected(strings.HasPrefix(set.Source, "up:")).Text(s.upload.name),
+					)
+				}),
 			),
 		),
 		app.If(set.IsGenerated(), app.Div().Class("genrow").Body(

@@ -197,7 +197,9 @@ func (x *ExportBar) onPNG(ctx app.Context, e app.Event) {
 		blob := args[0]
 		size := blob.Get("size").Int()
 		clickDownload(ctx, name, blob, size)
-		ctx.Dispatch(func(ctx app.Context) { x.ok("Downloaded %s (%s, %d×%d pixels).", name, byteSize(size), int(2*w), int(2*h)) })
+		ctx.Dispatch(func(ctx app.Context) {
+			x.ok("Downloaded %s (%s, %d×%d pixels).", name, byteSize(size), int(2*w), int(2*h))
+		})
 		return nil
 	})
 	canvas.Call("toBlob", cb, "image/png")

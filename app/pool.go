@@ -81,6 +81,9 @@ func StartCompute(ctx app.Context, size int) {
 // ComputeReady calls fn on the UI goroutine once a worker is ready (at once
 // when one is).
 func ComputeReady(ctx app.Context, fn func(ctx app.Context)) {
+	if runtime.GOOS != "js" {
+		return
+	}
 	pool := app.Window().Get("lupiPool")
 	if !pool.Truthy() {
 		return
@@ -97,6 +100,9 @@ func ComputeReady(ctx app.Context, fn func(ctx app.Context)) {
 // ComputeFailed returns why the compute engine could not load ("" if it did
 // or is loading).
 func ComputeFailed() string {
+	if runtime.GOOS != "js" {
+		return ""
+	}
 	pool := app.Window().Get("lupiPool")
 	if !pool.Truthy() {
 		return "the compute engine (web/pool.js) did not load"
@@ -106,6 +112,9 @@ func ComputeFailed() string {
 
 // SetPoolSize changes the number of workers.
 func SetPoolSize(n int) {
+	if runtime.GOOS != "js" {
+		return
+	}
 	if pool := app.Window().Get("lupiPool"); pool.Truthy() {
 		pool.Call("setSize", n)
 	}
@@ -113,6 +122,9 @@ func SetPoolSize(n int) {
 
 // PoolSize returns the number of workers the pool may run.
 func PoolSize() int {
+	if runtime.GOOS != "js" {
+		return 1
+	}
 	if pool := app.Window().Get("lupiPool"); pool.Truthy() {
 		return pool.Call("size").Int()
 	}

@@ -20,3 +20,12 @@ func Register() {
 // the server's allow-list). The app is one page; its views are tabs whose
 // state lives in the URL query, which works on any static host.
 func Pages() []string { return []string{"/"} }
+
+// when renders f() only when cond holds. Unlike app.If, whose element is
+// built before the condition is looked at, f is not called otherwise.
+func when(cond bool, f func() app.UI) app.UI {
+	if !cond {
+		return nil
+	}
+	return f()
+}

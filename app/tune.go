@@ -184,8 +184,10 @@ func (t *TunePanel) Render() app.UI {
 		app.Div().Class("actions").Body(
 			app.Button().ID("tune-run").Class("primary").Text("Run the grid").Disabled(st.running()).OnClick(t.onRun),
 			app.If(st.running(), app.Button().ID("tune-cancel").Text("Cancel").OnClick(func(ctx app.Context, e app.Event) { st.stop() })),
-			app.If(st.running() && st.grid != nil, app.Span().ID("tune-progress").Class("stage").Aria("live", "polite").
-				Text(fmt.Sprintf("%d of %d cells done", st.grid.done, st.grid.total))),
+			when(st.running() && st.grid != nil, func() app.UI {
+				return app.Span().ID("tune-progress").Class("stage").Aria("live", "polite").
+					Text(fmt.Sprintf("%d of %d cells done", st.grid.done, st.grid.total))
+			}),
 		),
 		app.If(st.errMsg != "", app.P().ID("tune-error").Class("error").Text(st.errMsg)),
 		t.result(),

@@ -268,7 +268,7 @@ func (u *UploadPanel) Render() app.UI {
 		),
 		app.P().ID("upload-note").Class("help").Text(fmt.Sprintf("The file is read in this tab and never leaves your computer. Limit %d MB.", UploadLimit>>20)),
 		app.If(u.errMsg != "", app.P().ID("upload-error").Class("error").Aria("live", "polite").Text(u.errMsg)),
-		app.If(u.raw != nil, u.editor()),
+		when(u.raw != nil, u.editor),
 		app.If(s.upload != nil, app.Button().ID("forget-data").Text("Forget my data").OnClick(u.onForget)),
 	)
 }
@@ -288,7 +288,9 @@ func (u *UploadPanel) editor() app.UI {
 		app.P().Class("help").Text(fmt.Sprintf("%s (%s)", u.name, byteSize(len(u.raw)))),
 		app.If(u.parsing && r == nil, app.P().Class("help").Text("Reading the columns…")),
 		app.If(format == "csv", u.roleTable()),
-		app.If(format != "csv" && r != nil && len(r.Preview) > 0, app.Pre().ID("upload-preview").Class("preview").Text(joinRows(r.Preview))),
+		when(format != "csv" && r != nil && len(r.Preview) > 0, func() app.UI {
+			return app.Pre().ID("upload-preview").Class("preview").Text(joinRows(r.Preview))
+		}),
 		app.If(format == "libsvm", app.Div().Class("param").Body(
 			app.Label().For("upload-z").Text("Second block (Z) file, optional — same rows and labels"),
 			app.Input().Type("file").ID("upload-z").Accept(".libsvm,.svm,.txt,.dat").OnChange(u.onPickZ),
@@ -314,7 +316,9 @@ func (u *UploadPanel) editor() app.UI {
 		app.If(len(problems) > 0, app.Ul().ID("upload-error").Class("error").Aria("live", "polite").Body(
 			app.Range(problems).Slice(func(i int) app.UI { return app.Li().Text(problems[i]) }),
 		)),
-		app.If(r != nil && r.Summary != "" && len(problems) == 0, app.P().ID("upload-summary").Class("help").Text(r.Summary)),
+		when(r != nil && r.Summary != "" && len(problems) == 0, func() app.UI {
+			return app.P().ID("upload-summary").Class("help").Text(r.Summary)
+		}),
 		app.Button().ID("upload-use").Class("primary").Text("Use this data").Disabled(!usable).OnClick(u.onUse),
 	)
 }
