@@ -102,12 +102,53 @@ func (s scale) colour(v float64) rgb {
 	return diverging(v / m)
 }
 
-// rgbaImage paints W×H values into RGBA bytes.
+// rgbaImage paints W×H values into RGBA bytes. Continuous scales go
+// through a 1024-entry table (finer than a screen shows), so a 260×260 map
+// costs a lookup per cell.
 func (s scale) rgbaImage(v []float64) []byte {
 	out := make([]byte, 4*len(v))
+	if s.kind == "classes" {
+		for i, x := range v {
+			c := s.colour(x)
+			out[4*i], out[4*i+1], out[4*i+2], out[4*i+3] = c.r, c.g, c.b, 255
+		}
+		return out
+	}
+	lo, hi := s.span()
+	const n = 1024
+	var lut [n]rgb
+	for k := range lut {
+		lut[k] = s.colour(lo + (hi-lo)*float64(k)/(n-1))
+	}
+	f := float64(n-1) / (hi - lo)
 	for i, x := range v {
-		c := s.colour(x)
+		k := int((x-lo)*f + 0.5)
+		if k < 0 {
+			k = 0
+		} else if k >= n {
+			k = n - 1
+		}
+		c := lut[k]
 		out[4*i], out[4*i+1], out[4*i+2], out[4*i+3] = c.r, c.g, c.b, 255
 	}
 	return out
+}
+
+// span is the range of values the scale distinguishes (beyond it colours
+// saturate).
+func (s scale) span() (float64, float64) {
+	switch s.kind {
+	case "prob":
+		return 0, 1
+	case "sequential":
+		if s.hi > s.lo {
+			return s.lo, s.hi
+		}
+		return 0, 1
+	}
+	m := math.Max(math.Abs(s.lo), math.Abs(s.hi))
+	if m == 0 {
+		m = 1
+	}
+	return -m, m
 }

@@ -33,6 +33,7 @@ type compareRow struct {
 	mv    *mapView
 	err   string
 	done  bool
+	parts int // messages taken: the thumbnail redraws when it changes
 }
 
 func (c *compareState) running() bool { return len(c.jobs) > 0 }
@@ -155,6 +156,7 @@ func (c *ComparePanel) take(row int, m wire.Message) {
 		st.rows[row].err = err.Error()
 		return
 	}
+	st.rows[row].parts++
 	if p.Fit != nil {
 		st.rows[row].res = p.Fit
 	}
@@ -249,7 +251,7 @@ func (c *ComparePanel) results() app.UI {
 			if r.res == nil {
 				return nil
 			}
-			return &Thumb{Row: &st.rows[i], ID: "thumb-" + r.model, Set: st.set}
+			return &Thumb{Row: &st.rows[i], ID: "thumb-" + r.model, Set: st.set, Ver: r.parts}
 		})),
 	)
 }
@@ -261,6 +263,7 @@ type Thumb struct {
 	Row *compareRow
 	ID  string
 	Set Settings
+	Ver int // the row's parts: a change redraws
 }
 
 const thumbSize = 170

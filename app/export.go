@@ -34,9 +34,7 @@ type ExportBar struct {
 	app.Compo
 	S *session
 
-	status string
-	errMsg string
-	busy   bool
+	busy bool
 }
 
 // Render implements app.Composer.
@@ -57,20 +55,26 @@ func (x *ExportBar) Render() app.UI {
 				app.Input().Type("file").ID("import-model").Class("visually-hidden").Accept(".json,application/json").OnChange(x.onImport),
 			),
 		),
-		app.If(x.status != "", app.P().ID("export-status").Class("help").Aria("live", "polite").Text(x.status)),
-		app.If(x.errMsg != "", app.P().ID("export-error").Class("error").Aria("live", "polite").Text(x.errMsg)),
+		app.If(x.S.exportStatus != "", app.P().ID("export-status").Class("help").Aria("live", "polite").Text(x.S.exportStatus)),
+		app.If(x.S.exportErr != "", app.P().ID("export-error").Class("error").Aria("live", "polite").Text(x.S.exportErr)),
 	)
 }
 
 func (x *ExportBar) fail(format string, args ...any) {
-	x.errMsg, x.status = fmt.Sprintf(format, args...), ""
-	x.Update()
+	x.S.exportErr, x.S.exportStatus = fmt.Sprintf(format, args...), ""
+	x.S.refresh()
 }
 
 func (x *ExportBar) ok(format string, args ...any) {
-	x.errMsg, x.status = "", fmt.Sprintf(format, args...)
-	x.Update()
+	x.S.exportErr, x.S.exportStatus = "", fmt.Sprintf(format, args...)
+	x.S.refresh()
 }
+
+// OnMount registers the bar.
+func (x *ExportBar) OnMount(ctx app.Context) { x.S.register(x) }
+
+// OnDismount unregisters it.
+func (x *ExportBar) OnDismount() { x.S.unregister(x) }
 
 func (x *ExportBar) onModel(ctx app.Context, e app.Event) {
 	sh := x.S.shown
@@ -292,8 +296,7 @@ func (x *ExportBar) onImport(ctx app.Context, e app.Event) {
 		x.fail("%s: file is %.1f MB, the limit is %d MB.", name, size/(1<<20), ImportLimit>>20)
 		return
 	}
-	x.errMsg, x.status = "", "Checking "+name+"…"
-	x.Update()
+	x.ok("Checking %s…", name)
 	f.Call("text").Then(func(t app.Value) {
 		text := t.String()
 		ctx.Dispatch(func(ctx app.Context) {

@@ -31,6 +31,7 @@ type figModel struct {
 	clipped  int
 	preview  bool // a coarse map: a finer one follows
 	hasMap   bool
+	rgba     []byte // the map's colours, painted once
 }
 
 type contourStyle struct {
@@ -99,6 +100,13 @@ func (s *session) figureSource() (*shown, bool) {
 		return s.preview, false
 	}
 	return nil, false
+}
+
+// showsFitted reports whether the figures show the fitted result (not the
+// new data's points).
+func (s *session) showsFitted() bool {
+	_, fitted := s.figureSource()
+	return fitted
 }
 
 // buildFigure lays out one view of the result on screen.
@@ -458,7 +466,10 @@ func drawFigure(p painter, fm *figModel, l figLayout) {
 	}
 	p.clip(l.px, l.py, l.pw, l.ph)
 	if fm.hasMap && len(fm.values) == fm.w*fm.h {
-		p.image(fm.scale.rgbaImage(fm.values), fm.w, fm.h, l.px, l.py, l.pw, l.ph)
+		if fm.rgba == nil {
+			fm.rgba = fm.scale.rgbaImage(fm.values)
+		}
+		p.image(fm.rgba, fm.w, fm.h, l.px, l.py, l.pw, l.ph)
 	} else {
 		p.rect(l.px, l.py, l.pw, l.ph, "#fafafa", "", 0)
 	}

@@ -15,8 +15,12 @@ type Figure struct {
 	app.Compo
 	S    *session
 	View string
+	// Key changes whenever what the figure shows changes (figureKey): the
+	// parent's re-render then updates the figure, which redraws.
+	Key string
 
 	drawn   string
+	fmKey   string
 	lastW   float64
 	ratio   float64
 	release []func()
@@ -33,10 +37,8 @@ func lowerView(v string) string {
 	return "a"
 }
 
-// OnMount registers the figure and watches its size and the device-pixel
-// ratio.
+// OnMount watches the figure's size and the device-pixel ratio.
 func (f *Figure) OnMount(ctx app.Context) {
-	f.S.register(f)
 	wrap := app.Window().GetElementByID("wrap-" + lowerView(f.View))
 	redraw := func() { ctx.Dispatch(func(ctx app.Context) { f.draw(ctx, false) }) }
 	if ro := app.Window().Get("ResizeObserver"); ro.Truthy() && wrap.Truthy() {
@@ -54,7 +56,6 @@ func (f *Figure) OnMount(ctx app.Context) {
 
 // OnDismount stops watching.
 func (f *Figure) OnDismount() {
-	f.S.unregister(f)
 	for _, r := range f.release {
 		r()
 	}
@@ -63,6 +64,15 @@ func (f *Figure) OnDismount() {
 
 // OnUpdate redraws after the page re-rendered.
 func (f *Figure) OnUpdate(ctx app.Context) { ctx.Defer(func(ctx app.Context) { f.draw(ctx, false) }) }
+
+// figureKey identifies what a figure of the session shows.
+func figureKey(s *session, view string) string {
+	sh, fitted := s.figureSource()
+	if sh == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s|%p|%v|%d|%s|%p|%p|%v", view, sh, fitted, s.tagShown, s.layerPick, sh.maps["A"], sh.maps["B"], fitted && s.stale())
+}
 
 // Render implements app.Composer.
 func (f *Figure) Render() app.UI {
@@ -76,11 +86,15 @@ func (f *Figure) Render() app.UI {
 			app.FigCaption().Text(emptyCaption(s)),
 		)
 	}
-	fm := buildFigure(sh, fitted, f.View, s.tagShown, s.layerPick)
+	// Rebuild the figure only when what it shows changed (a re-render for
+	// another reason draws nothing anew).
+	if f.Key != f.fmKey || f.fm == nil {
+		f.fm, f.fmKey = buildFigure(sh, fitted, f.View, s.tagShown, s.layerPick), f.Key
+	}
+	fm := f.fm
 	if fm == nil {
 		return app.Div()
 	}
-	f.fm = fm
 	stale := fitted && s.stale()
 	desc := fmt.Sprintf("%s. Horizontal axis: %s; vertical axis: %s.", fm.title, fm.axes[0], fm.axes[1])
 	if fm.hasMap {
@@ -158,6 +172,8 @@ func (f *Figure) draw(ctx app.Context, force bool) {
 	info.Set("mapSide", f.fm.w)
 	info.Set("preview", f.fm.preview)
 	info.Set("contours", len(f.fm.contours))
+	info.Set("plotWidth", l.pw)
+	info.Set("stale", f.S.stale())
 	info.Set("paintMs", ms)
 	info.Set("title", f.fm.title)
 	hook.Set(f.id(), info)

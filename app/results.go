@@ -33,22 +33,55 @@ func (r *ResultView) Render() app.UI {
 	s := r.S
 	sh, fitted := s.figureSource()
 	var figs []app.UI
-	figs = append(figs, &Figure{S: s, View: "A"})
+	figs = append(figs, &Figure{S: s, View: "A", Key: figureKey(s, "A")})
 	if sh != nil && sh.res.Plot.TrainB != nil {
-		figs = append(figs, &Figure{S: s, View: "B"})
+		figs = append(figs, &Figure{S: s, View: "B", Key: figureKey(s, "B")})
 	}
-	return app.Div().Class("resultview").Body(
-		r.status(),
-		r.controls(sh, fitted),
+	// data-state says what the result on screen is, for people's
+	// stylesheets and the browser tests: "busy" (a fit runs), "stale" (the
+	// settings changed since), "error", "fresh" or "empty".
+	state := "empty"
+	switch {
+	case s.busy():
+		state = "busy"
+	case s.errorFor() != "":
+		state = "error"
+	case s.stale():
+		state = "stale"
+	case s.shown != nil:
+		state = "fresh"
+	}
+	// Every child is always there (possibly empty): go-app matches children
+	// by position, so a child that comes and goes would re-create the ones
+	// after it.
+	return app.Div().ID("result").Class("resultview").DataSet("state", state).Body(
+		&Status{S: s},
+		app.Div().Class("mapcontrols-wrap").Body(r.controls(sh, fitted)),
 		app.Div().Class("plots").Body(figs...),
-		app.If(fitted, &Metrics{S: s}),
-		app.If(fitted, &ExportBar{S: s}),
+		&Metrics{S: s},
+		&ExportBar{S: s},
 	)
 }
 
-// status is the line above the plot: progress, or what the result is.
-func (r *ResultView) status() app.UI {
-	s := r.S
+// Status is the line above the plot: progress with the time left and
+// Cancel, the last fit's error, or why the result is out of date. It is
+// the only part redrawn on progress messages.
+type Status struct {
+	app.Compo
+	S *session
+}
+
+func (st *Status) showsProgress() {}
+
+// OnMount registers the line.
+func (st *Status) OnMount(ctx app.Context) { st.S.register(st) }
+
+// OnDismount unregisters it.
+func (st *Status) OnDismount() { st.S.unregister(st) }
+
+// Render implements app.Composer.
+func (st *Status) Render() app.UI {
+	s := st.S
 	var body []app.UI
 	switch {
 	case s.busy():
@@ -76,9 +109,6 @@ func (r *ResultView) status() app.UI {
 			why += " Press Train to update it."
 		}
 		body = append(body, app.P().ID("stale").Class("stale-note").Text(why))
-	}
-	if len(body) == 0 {
-		return app.Div().ID("status").Class("status")
 	}
 	return app.Div().ID("status").Class("status").Aria("live", "polite").Body(body...)
 }
@@ -176,8 +206,8 @@ type row struct{ id, label, value, help string }
 func (m *Metrics) Render() app.UI {
 	s := m.S
 	sh := s.shown
-	if sh == nil {
-		return app.Div()
+	if sh == nil || !s.showsFitted() {
+		return app.Div().ID("metrics-block")
 	}
 	res := sh.res
 	ms, _ := spec.Lookup(res.Model)

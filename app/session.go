@@ -1,8 +1,10 @@
 package app
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"time"
 
@@ -35,6 +37,10 @@ type session struct {
 	shown   *shown
 	preview *shown // the current data's points, before any fit on it
 	message string // a notice (restored session, switched data, …)
+
+	// exportStatus and exportErr are the export bar's last message (kept
+	// here so that a re-created bar still shows it).
+	exportStatus, exportErr string
 
 	computeReady bool
 	computeErr   string
@@ -120,6 +126,23 @@ func (s *session) refresh() {
 	for _, v := range s.views {
 		if v.Mounted() {
 			v.Update()
+		}
+	}
+}
+
+// progressView is a component that shows a running job's progress: only
+// these are redrawn on a progress message (refreshProgress), not the
+// figures and tables.
+type progressView interface {
+	app.Composer
+	showsProgress()
+}
+
+// refreshProgress redraws the progress lines.
+func (s *session) refreshProgress() {
+	for _, v := range s.views {
+		if pv, ok := v.(progressView); ok && pv.Mounted() {
+			pv.Update()
 		}
 	}
 }
@@ -317,7 +340,7 @@ func (s *session) startFit(ctx app.Context) {
 		OnProgress: func(ctx app.Context, p wire.Progress) {
 			if s.fit.job == job {
 				s.fit.progress = p
-				s.refresh()
+				s.refreshProgress()
 			}
 		},
 		OnPart: func(ctx app.Context, m wire.Message, w Affinity) {
@@ -365,6 +388,7 @@ func (s *session) takePart(m wire.Message, set Settings, key string, w Affinity)
 	}
 	if p.Fit != nil {
 		s.shown = &shown{set: set, key: key, res: p.Fit, maps: map[string]*mapView{}, worker: w, at: time.Now()}
+		exposeResult(p.Fit)
 	}
 	if p.Grid != nil && s.shown != nil && s.shown.key == key {
 		mv, err := decodeMap(p.Grid, bin)
@@ -432,3 +456,14 @@ func (s *session) errorFor() string {
 }
 
 var errNoCompute = errors.New("the compute engine is not ready")
+
+// exposeResult sets window.__lupiResult = {model, params} (the parameters
+// the result on screen used, data-dependent widths included): a hook for
+// the browser tests, which compare with the CLI.
+func exposeResult(r *wire.FitResult) {
+	if runtime.GOOS != "js" {
+		return
+	}
+	b, _ := json.Marshal(map[string]any{"model": r.Model, "params": r.Params})
+	app.Window().Set("__lupiResult", app.Window().Get("JSON").Call("parse", string(b)))
+}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"math"
 	"net/url"
 	"reflect"
 	"testing"
@@ -85,6 +86,24 @@ func TestDecodeEditsRejects(t *testing.T) {
 	for _, s := range []string{"a1,2", "m-1,0,0", "x1.5", "h1,2", "q1", "a1,NaN,0", "a1e9,0,0"} {
 		if _, err := DecodeEdits(s); err == nil {
 			t.Errorf("%q accepted", s)
+		}
+	}
+}
+
+// TestColourTable checks that the map's colour table gives the colours of
+// the scale itself to within a step of the table.
+func TestColourTable(t *testing.T) {
+	for _, sc := range []scale{{kind: "diverging", lo: -2, hi: 3}, {kind: "prob"}, {kind: "sequential", lo: 0, hi: 5}} {
+		lo, hi := sc.span()
+		v := []float64{lo, hi, (lo + hi) / 2, lo - 10, hi + 10, lo + (hi-lo)*0.3}
+		img := sc.rgbaImage(v)
+		for i, x := range v {
+			want := sc.colour(math.Max(lo, math.Min(hi, x)))
+			got := rgb{img[4*i], img[4*i+1], img[4*i+2]}
+			d := math.Abs(float64(got.r)-float64(want.r)) + math.Abs(float64(got.g)-float64(want.g)) + math.Abs(float64(got.b)-float64(want.b))
+			if d > 3 {
+				t.Errorf("%s at %v: table %v, scale %v", sc.kind, x, got, want)
+			}
 		}
 	}
 }

@@ -147,7 +147,7 @@ func TestExportModelMatchesCLI(t *testing.T) {
 	if got := b.waitText(t, "#m-test-acc", 20*time.Second, func(s string) bool { return strings.HasSuffix(s, "%") }); got != acc {
 		t.Errorf("after importing the exported model the test accuracy is %s, it was %s", got, acc)
 	}
-	t.Logf("import: model %s, test accuracy %s", b.text(t, "#m-model"), acc)
+	t.Logf("import: %s, test accuracy %s", b.text(t, "#metrics caption"), acc)
 	broken := filepath.Join(dir, "broken.lupi.json")
 	os.WriteFile(broken, []byte(`{"format":"lupilab-model","version":99,"model":"svm"}`), 0o644)
 	// The playground re-creates its result view (and this bar) when its

@@ -245,3 +245,41 @@ func (b *browser) waitText(t *testing.T, sel string, timeout time.Duration, ok f
 	t.Fatalf("timed out waiting for %s (last text %q)", sel, last)
 	return ""
 }
+
+// waitFresh waits until the playground shows a result computed with the
+// current settings (#result[data-state=fresh]) and fails on an error.
+func (b *browser) waitFresh(t *testing.T, timeout time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		var state, errText string
+		chromedp.Run(b.ctx, chromedp.Evaluate(`(document.getElementById("result")||{dataset:{}}).dataset.state||""`, &state),
+			chromedp.Evaluate(`(document.getElementById("error")||{}).textContent||""`, &errText))
+		switch state {
+		case "fresh":
+			return
+		case "error":
+			t.Fatalf("the app shows an error: %s", errText)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	b.screenshot(t, "timeout-fresh")
+	t.Fatalf("no fresh result within %v", timeout)
+}
+
+// waitMap waits until the figure plot-<view> shows its full-resolution map.
+func (b *browser) waitMap(t *testing.T, view string, timeout time.Duration) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		var info map[string]any
+		chromedp.Run(b.ctx, chromedp.Evaluate(`(window.__lupiFigures||{})["plot-`+view+`"]||null`, &info))
+		if info != nil && info["hasMap"] == true && info["preview"] == false && info["stale"] == false {
+			return info
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	b.screenshot(t, "timeout-map-"+view)
+	t.Fatalf("no full-resolution map in plot-%s within %v", view, timeout)
+	return nil
+}

@@ -51,12 +51,12 @@ func TestEveryModelInTheBrowser(t *testing.T) {
 		if spec.Task == model.MultiLabel {
 			sel = "#m-test-f1"
 		}
-		got := b.waitText(t, sel, 3*time.Minute, func(s string) bool { return s != "" })
+		b.waitFresh(t, 5*time.Minute)
+		got := b.text(t, sel)
 		elapsed := time.Since(start)
-		var shown string
-		b.run(t, chromedp.TextContent("#m-model", &shown, chromedp.ByQuery))
-		// The same parameters as the app used (it may adapt kernel widths to
-		// the data and says so; the URL carries every non-default value).
+		shown := b.text(t, "#metrics caption")
+		// The same parameters as the app used (the URL carries every
+		// non-default value; on 2-D data no width is adapted).
 		params := urlParams(t, b)
 		want, err := run.Do(context.Background(), run.Config{Dataset: ds, TrainFrac: 0.7, Seed: 1, Scale: "standard", Model: spec.ID, Params: params}, nil)
 		if err != nil {
@@ -64,10 +64,32 @@ func TestEveryModelInTheBrowser(t *testing.T) {
 			continue
 		}
 		_, wantText := metricText(want)
-		if got != wantText || strings.TrimSpace(shown) != spec.Name {
-			t.Errorf("%s: the app shows %s %q (model %q), the native pipeline %q with %v", spec.ID, sel, got, shown, wantText, params)
+		if got != wantText || !strings.HasSuffix(strings.TrimSpace(shown), spec.Name) {
+			t.Errorf("%s: the app shows %s %q (caption %q), the native pipeline %q with %v", spec.ID, sel, got, shown, wantText, params)
 		}
-		t.Logf("%-9s %-13s %s = %s (native %s); load+train+redraw %.2f s, fit %s, grid %s", spec.ID, gen, sel, got, wantText,
+		// At rest every model's map is at full resolution: a cell per two
+		// CSS pixels of the plot at least.
+		views := []string{"a"}
+		if spec.Z == model.ZView {
+			views = append(views, "b")
+		}
+		for _, v := range views {
+			info := b.waitMap(t, v, 2*time.Minute)
+			side, _ := info["mapSide"].(float64)
+			pw, _ := info["plotWidth"].(float64)
+			if side*2 < pw {
+				t.Errorf("%s: plot-%s map of %v cells for a plot %v CSS pixels wide", spec.ID, v, side, pw)
+			}
+		}
+		// Read without a manual: a legend and named axes on every figure.
+		var legend int
+		var label string
+		b.run(t, chromedp.Evaluate(`document.querySelectorAll("#fig-a .legend li").length`, &legend),
+			chromedp.Evaluate(`document.getElementById("plot-a").getAttribute("aria-label")`, &label))
+		if legend < 3 || !strings.Contains(label, "Horizontal axis: ") || !strings.Contains(label, "Background: ") {
+			t.Errorf("%s: legend of %d entries; canvas description %q", spec.ID, legend, label)
+		}
+		t.Logf("%-9s %-13s %s = %s (native %s); load+train+map %.2f s, fit %s, map %s", spec.ID, gen, sel, got, wantText,
 			elapsed.Seconds(), b.text(t, "#m-time"), b.text(t, "#m-grid-time"))
 		b.screenshot(t, "model-"+spec.ID)
 	}
@@ -109,7 +131,8 @@ func TestAppMatchesCLI(t *testing.T) {
 		}
 		link := fmt.Sprintf("%s/?data=gen:%s&n=200&noise=0.2&seed=1&train=70&model=%s", url, c.gen, c.model)
 		b.run(t, chromedp.Navigate(link), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
-		got := b.waitText(t, "#m-test-acc", 3*time.Minute, func(s string) bool { return s != "" })
+		b.waitFresh(t, 3*time.Minute)
+		got := b.text(t, "#m-test-acc")
 		args := []string{"fit", "-model", c.model, "-train", filepath.Join(dir, "train.csv"), "-test", filepath.Join(dir, "test.csv"), "-seed", "1"}
 		for k, v := range urlParams(t, b) {
 			args = append(args, "-set", k+"="+v)
@@ -132,22 +155,25 @@ func TestAppMatchesCLI(t *testing.T) {
 	}
 }
 
-// urlParams reads the model parameters the app records in its URL (p.NAME).
+// urlParams returns the parameters the result on screen used: what the
+// link carries, completed by the app with data-dependent defaults (the
+// window.__lupiResult hook).
 func urlParams(t *testing.T, b *browser) model.Values {
 	t.Helper()
+	var params map[string]string
+	b.run(t, chromedp.Evaluate(`window.__lupiResult ? window.__lupiResult.params : {}`, &params))
 	var search string
 	b.run(t, chromedp.Evaluate(`location.search`, &search))
 	q, err := url.ParseQuery(strings.TrimPrefix(search, "?"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := model.Values{}
 	for k, vals := range q {
-		if name, ok := strings.CutPrefix(k, "p."); ok && len(vals) > 0 {
-			v[name] = vals[0]
+		if name, ok := strings.CutPrefix(k, "p."); ok && len(vals) > 0 && params[name] != vals[0] {
+			t.Errorf("the link sets %s = %s, the result used %s", name, vals[0], params[name])
 		}
 	}
-	return v
+	return model.Values(params)
 }
 
 // TestModelErrorShown: a fit the model refuses shows its error in the page,

@@ -16,9 +16,9 @@ func TestCompareAndTune(t *testing.T) {
 	b.run(t, chromedp.Navigate(url+"/?data=gen:moons&n=150&noise=0.25&seed=4&train=70&model=svm&view=compare"),
 		chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
 	b.run(t, chromedp.Click("#cmp-gpc", chromedp.ByID), chromedp.Click("#cmp-twsvm", chromedp.ByID), chromedp.Click("#compare-run", chromedp.ByID))
-	b.waitText(t, "#compare-table", 3*time.Minute, func(s string) bool { return strings.Count(s, "%") >= 8 })
+	b.waitJS(t, `document.querySelectorAll("#compare-table .cmp-score").length === 4 && !document.getElementById("compare-run").disabled`, 3*time.Minute)
 	var rows, thumbs int
-	b.run(t, chromedp.Evaluate(`document.querySelectorAll("#compare-table tr").length - 1`, &rows),
+	b.run(t, chromedp.Evaluate(`document.querySelectorAll("#compare-table tbody tr").length`, &rows),
 		chromedp.Evaluate(`document.querySelectorAll(".thumbs canvas").length`, &thumbs))
 	if rows != 4 || thumbs != 4 {
 		t.Errorf("compare: %d rows, %d thumbnails (want 4 and 4)", rows, thumbs)
@@ -36,13 +36,14 @@ func TestCompareAndTune(t *testing.T) {
 	best := b.waitText(t, "#cv-best", 3*time.Minute, func(s string) bool { return strings.HasPrefix(s, "Best:") })
 	var cells int
 	b.run(t, chromedp.Evaluate(`document.querySelectorAll("#cv-grid td.cv").length`, &cells))
-	if cells != 9 {
+	if cells != 9 { // td.cv (a failed cell would be td.cv-fail)
 		t.Errorf("CV grid has %d cells, want 3×3", cells)
 	}
 	t.Logf("%s", best)
 	b.screenshot(t, "tune")
 	b.run(t, chromedp.Click("#cv-apply", chromedp.ByID))
-	acc := b.waitText(t, "#m-test-acc", 2*time.Minute, func(s string) bool { return strings.HasSuffix(s, "%") })
+	b.waitFresh(t, 2*time.Minute)
+	acc := b.text(t, "#m-test-acc")
 	// "Best: C = 1, gamma = 3.16 (0.867)." → the form shows those values.
 	var c, g string
 	b.run(t, chromedp.Evaluate(`document.getElementById("p-svm-C").value`, &c), chromedp.Evaluate(`document.getElementById("p-svm-gamma").value`, &g))
@@ -66,7 +67,7 @@ func TestLayouts(t *testing.T) {
 		}
 		b.run(t, chromedp.Navigate(url+"/?data=gen:lupi2d&n=150&noise=0.2&seed=1&train=70&model=svm2plus"),
 			chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
-		b.waitText(t, "#m-test-acc", 2*time.Minute, func(s string) bool { return s != "" })
+		b.waitFresh(t, 2*time.Minute)
 		var scrollW, innerW int
 		b.run(t, chromedp.Evaluate(`document.documentElement.scrollWidth`, &scrollW), chromedp.Evaluate(`window.innerWidth`, &innerW))
 		if scrollW > innerW {

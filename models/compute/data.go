@@ -21,29 +21,30 @@ const UploadLimit = 32 << 20
 // previewRows is how many data rows a parse result previews.
 const previewRows = 5
 
-// dataset builds (or returns the cached) dataset a request names.
-func (e *Engine) dataset(ref wire.DataRef) (*data.Dataset, error) {
+// dataset builds (or returns the cached) dataset a request names, with the
+// user's edits applied.
+func (e *Engine) dataset(ref wire.DataRef) (*edited, error) {
 	key, err := dataKey(ref)
 	if err != nil {
 		return nil, err
 	}
 	e.mu.Lock()
-	ds, ok := e.data.get(key)
+	ed, ok := e.data.get(key)
 	e.mu.Unlock()
 	if ok {
-		return ds, nil
+		return ed, nil
 	}
-	ds, err = e.build(ref)
+	ds, err := e.build(ref)
 	if err != nil {
 		return nil, err
 	}
-	if ds, err = applyEdits(ds, ref.Edits); err != nil {
+	if ed, err = applyEdits(ds, ref); err != nil {
 		return nil, err
 	}
 	e.mu.Lock()
-	e.data.put(key, ds)
+	e.data.put(key, ed)
 	e.mu.Unlock()
-	return ds, nil
+	return ed, nil
 }
 
 // dataKey identifies a DataRef's content.
@@ -294,10 +295,3 @@ func clip(s []string, n int) []string {
 	return append(append([]string(nil), s[:n]...), "…")
 }
 
-// applyEdits applies the canvas edits to a copy of ds (see edits.go).
-func applyEdits(ds *data.Dataset, edits []wire.Edit) (*data.Dataset, error) {
-	if len(edits) == 0 {
-		return ds, nil
-	}
-	return nil, errors.New("editing the data is not available yet")
-}

@@ -44,7 +44,7 @@ type Engine struct {
 
 	mu    sync.Mutex
 	index []data.IndexEntry
-	data  lru[*data.Dataset]
+	data  lru[*edited]
 	kept  lru[*kept]
 	next  int
 }
@@ -58,7 +58,7 @@ type kept struct {
 // New returns an engine that reads shipped files with fetch.
 func New(fetch func(name string) ([]byte, error)) *Engine {
 	return &Engine{Fetch: fetch, YieldEvery: 20 * time.Millisecond, ProgressEvery: 50 * time.Millisecond,
-		data: lru[*data.Dataset]{cap: 6}, kept: lru[*kept]{cap: 12}}
+		data: lru[*edited]{cap: 6}, kept: lru[*kept]{cap: 12}}
 }
 
 // Hello is the engine's first message.

@@ -261,3 +261,90 @@ func TestImportRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestEdits checks the canvas edits: an added point trains and shows with a
+// new id, a moved point is where it was put, an erased one is gone, the
+// other rows keep their side of the split, and the difficulty brush sets a
+// LUPI point's privileged noise level (and so SVM2+'s correcting value).
+func TestEdits(t *testing.T) {
+	e := testEngine()
+	base := wire.DataRef{Source: "gen:lupi2d", N: 60, Noise: 0.2, Seed: 4}
+	var plain wire.FitResult
+	last(t, do(t, e, context.Background(), wire.KindPoints, wire.PointsRequest{Data: base, Split: split, Model: "svm2plus"}, nil), wire.KindResult).Decode(&plain)
+	side := map[int]string{}
+	for _, r := range plain.Plot.Train.Row {
+		side[r] = "train"
+	}
+	for _, r := range plain.Plot.Test.Row {
+		side[r] = "test"
+	}
+	if len(side) != 60 || len(plain.Plot.Train.Difficulty) != len(plain.Plot.Train.X) {
+		t.Fatalf("%d rows with a side, %d difficulties", len(side), len(plain.Plot.Train.Difficulty))
+	}
+	victim, moved := plain.Plot.Test.Row[0], plain.Plot.Train.Row[1]
+	edits := base
+	edits.Edits = []wire.Edit{{Op: "add", X: [2]float64{2.5, 2.5}, Class: 1}, {Op: "erase", Index: victim},
+		{Op: "move", Index: moved, X: [2]float64{-3, 3}}, {Op: "hard", Index: 60, Value: 1}}
+	var got wire.Part
+	last(t, do(t, e, context.Background(), wire.KindFit, wire.FitRequest{Data: edits, Split: split, Model: "svm2plus"}, nil), wire.KindResult).Decode(&got)
+	res := got.Fit
+	if res == nil {
+		t.Fatal("no result")
+	}
+	found := map[int]bool{}
+	check := func(p wire.Points, name string) {
+		for i, r := range p.Row {
+			found[r] = true
+			switch {
+			case r == 60:
+				if name != "train" || p.X[i] != 2.5 || p.Y[i] != 2.5 || p.Class[i] != 1 || p.Difficulty[i] != 1 {
+					t.Errorf("the added point: %s at (%v, %v) class %d difficulty %v", name, p.X[i], p.Y[i], p.Class[i], p.Difficulty[i])
+				}
+			case r == moved:
+				if math.Abs(p.X[i]+3) > 1e-12 || math.Abs(p.Y[i]-3) > 1e-12 {
+					t.Errorf("the moved point is at (%v, %v)", p.X[i], p.Y[i])
+				}
+			case side[r] != name:
+				t.Errorf("row %d moved from %s to %s", r, side[r], name)
+			}
+		}
+	}
+	check(res.Plot.Train, "train")
+	check(res.Plot.Test, "test")
+	if found[victim] || !found[60] || len(found) != 60 {
+		t.Errorf("after the edits: %d rows, the erased one there: %v, the added one there: %v", len(found), found[victim], found[60])
+	}
+	// The difficulty brush changes the fit: the added point's correcting
+	// value and the objective differ between hard and easy.
+	easy := edits
+	easy.Edits = append(append([]wire.Edit(nil), edits.Edits[:3]...), wire.Edit{Op: "hard", Index: 60, Value: 0})
+	var other wire.Part
+	last(t, do(t, e, context.Background(), wire.KindFit, wire.FitRequest{Data: easy, Split: split, Model: "svm2plus"}, nil), wire.KindResult).Decode(&other)
+	slack := func(r *wire.FitResult) float64 {
+		for i, row := range r.Plot.Train.Row {
+			if row == 60 {
+				return r.Report.Diagnostics["slack"][i]
+			}
+		}
+		return -1
+	}
+	if h, s := slack(res), slack(other.Fit); h < 0 || s < 0 || h == s || res.Report.Objective == other.Fit.Report.Objective {
+		t.Errorf("SVM2+ with the added point hard: correcting value %v, objective %v; easy: %v, %v", h, res.Report.Objective, s, other.Fit.Report.Objective)
+	}
+	// Bad edits are refused with a message.
+	bad := base
+	bad.Edits = []wire.Edit{{Op: "erase", Index: 999}}
+	m := last(t, do(t, e, context.Background(), wire.KindFit, wire.FitRequest{Data: bad, Split: split, Model: "svm"}, nil), wire.KindError)
+	var werr wire.Error
+	m.Decode(&werr)
+	if !strings.Contains(werr.Message, "no row 999") {
+		t.Errorf("erasing a row that is not there: %q", werr.Message)
+	}
+	moons2 := moons
+	moons2.Edits = []wire.Edit{{Op: "hard", Index: 1, Value: 1}}
+	m = last(t, do(t, e, context.Background(), wire.KindFit, wire.FitRequest{Data: moons2, Split: split, Model: "svm"}, nil), wire.KindError)
+	m.Decode(&werr)
+	if !strings.Contains(werr.Message, "LUPI 2-D") {
+		t.Errorf("the difficulty brush on moons: %q", werr.Message)
+	}
+}

@@ -24,12 +24,23 @@ import (
 // result first, then its maps (a preview, then the full map).
 type part = wire.Part
 
-func config(ds *data.Dataset, split wire.Split, id string, params model.Values) run.Config {
+// config is the run of a model on the data of a request: split as the
+// request says (edited generated data: the generated rows keep their side
+// of the split, added rows train), scaled on the training rows.
+func config(ed *edited, split wire.Split, id string, params model.Values) (run.Config, error) {
 	scale := split.Scale
 	if scale == "" {
 		scale = "standard"
 	}
-	return run.Config{Dataset: ds, TrainFrac: split.TrainFrac, Seed: split.Seed, Scale: scale, Model: id, Params: params}
+	cfg := run.Config{Dataset: ed.ds, TrainFrac: split.TrainFrac, Seed: split.Seed, Scale: scale, Model: id, Params: params}
+	if ed.base != nil {
+		rows, err := ed.split(split)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Rows = rows
+	}
+	return cfg, nil
 }
 
 // fit trains the requested model and scores it; with Grid it then sends the
@@ -39,7 +50,7 @@ func (e *Engine) fit(ctx context.Context, req wire.FitRequest, j *job) (any, *wi
 	if err != nil {
 		return nil, nil, err
 	}
-	ds, err := e.dataset(req.Data)
+	ed, err := e.dataset(req.Data)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -49,15 +60,18 @@ func (e *Engine) fit(ctx context.Context, req wire.FitRequest, j *job) (any, *wi
 	}
 	var notes []wire.Note
 	if req.AdaptWidths {
-		notes = AdaptWidths(s.Spec, params, ds)
+		notes = AdaptWidths(s.Spec, params, ed.ds)
 	}
-	cfg := config(ds, req.Split, req.Model, params)
+	cfg, err := config(ed, req.Split, req.Model, params)
+	if err != nil {
+		return nil, nil, err
+	}
 	j.progress(model.Progress{Fraction: 0, Stage: "fitting"})
 	o, err := run.Do(ctx, cfg, j.progress)
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := e.result(o, req.Split, req.Keep)
+	res, err := e.result(o, ed, req.Split, req.Keep)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -67,16 +81,21 @@ func (e *Engine) fit(ctx context.Context, req wire.FitRequest, j *job) (any, *wi
 
 // points lays out the data's points without a model.
 func (e *Engine) points(req wire.PointsRequest) (*wire.FitResult, error) {
-	ds, err := e.dataset(req.Data)
+	ed, err := e.dataset(req.Data)
 	if err != nil {
 		return nil, err
 	}
-	o, err := run.Layout(config(ds, req.Split, req.Model, nil))
+	cfg, err := config(ed, req.Split, req.Model, nil)
+	if err != nil {
+		return nil, err
+	}
+	o, err := run.Layout(cfg)
 	if err != nil {
 		return nil, err
 	}
 	tr, te := o.Train, o.Test
 	res := &wire.FitResult{Model: req.Model, Plot: plotOf(o)}
+	ed.relabel(&res.Plot)
 	res.Data = wire.DataInfo{Name: tr.Name, Rows: tr.Rows() + te.Rows(), NTrain: tr.Rows(), NTest: te.Rows(),
 		Dim: tr.Dim(), ZDim: tr.ZDim(), Classes: tr.Classes, Tags: tr.TagNames, Features: tr.XNames, ZFeatures: tr.ZNames}
 	return res, nil
@@ -88,7 +107,7 @@ func (e *Engine) importModel(ctx context.Context, req wire.ImportRequest, j *job
 	if err != nil {
 		return nil, nil, err
 	}
-	ds, err := e.dataset(req.Data)
+	ed, err := e.dataset(req.Data)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -96,12 +115,15 @@ func (e *Engine) importModel(ctx context.Context, req wire.ImportRequest, j *job
 	if r := f.Report(); r != nil {
 		params = r.Params
 	}
-	cfg := config(ds, req.Split, s.ID, params)
+	cfg, err := config(ed, req.Split, s.ID, params)
+	if err != nil {
+		return nil, nil, err
+	}
 	o, err := run.Score(cfg, s, f)
 	if err != nil {
 		return nil, nil, fmt.Errorf("the imported %s model cannot score this data: %w", s.Name, err)
 	}
-	res, err := e.result(o, req.Split, req.Keep)
+	res, err := e.result(o, ed, req.Split, req.Keep)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -146,7 +168,7 @@ func (e *Engine) withMaps(ctx context.Context, res *wire.FitResult, o *run.Outco
 
 // result turns an outcome into what the page shows, keeping the model when
 // asked.
-func (e *Engine) result(o *run.Outcome, split wire.Split, keep bool) (*wire.FitResult, error) {
+func (e *Engine) result(o *run.Outcome, ed *edited, split wire.Split, keep bool) (*wire.FitResult, error) {
 	rep, err := reportOf(o.Report)
 	if err != nil {
 		return nil, err
@@ -158,6 +180,7 @@ func (e *Engine) result(o *run.Outcome, split wire.Split, keep bool) (*wire.FitR
 		Dim: tr.Dim(), ZDim: tr.ZDim(), Classes: tr.Classes, Tags: tr.TagNames, Features: tr.XNames, ZFeatures: tr.ZNames}
 	res.Scores = scoresOf(o)
 	res.Plot = plotOf(o)
+	ed.relabel(&res.Plot)
 	b, err := model.SaveScaled(o.Spec.ID, o.Fitted, o.Scaler)
 	if err != nil {
 		res.Warnings = append(res.Warnings, "This model cannot be exported: "+err.Error())
@@ -258,9 +281,10 @@ func tagScores(m *metrics.MultiLabel) *wire.TagScores {
 	return &t
 }
 
-// plotOf lays out the points: the data's own two features, or the first two
-// principal components of the training rows, and view B's two features for
-// two-view data.
+// plotOf lays out the points: the data's own two features in their own
+// units, or the first two principal components of the (scaled) training
+// rows, and view B's two features for two-view data. Maps are computed over
+// windows in the same coordinates (mapOf scales them for the model).
 func plotOf(o *run.Outcome) wire.PlotData {
 	p := wire.PlotData{Projected: o.Projected, PCAVar: o.PCAVar}
 	if o.TrainXY == nil {
@@ -268,29 +292,45 @@ func plotOf(o *run.Outcome) wire.PlotData {
 	}
 	names := o.Train.XNames
 	p.Axes = [2]string{axisName(names, 0, "x₁"), axisName(names, 1, "x₂")}
+	trainXY, testXY := o.TrainXY, o.TestXY
 	if o.Projected {
 		p.Axes = [2]string{fmt.Sprintf("PC1 (%.0f %% of variance)", 100*o.PCAVar[0]), fmt.Sprintf("PC2 (%.0f %% of variance)", 100*o.PCAVar[1])}
+	} else if o.Scaler != nil {
+		trainXY, testXY = unscale(trainXY, o.Scaler.XShift, o.Scaler.XScale), unscale(testXY, o.Scaler.XShift, o.Scaler.XScale)
 	}
-	p.Train = points(o, o.Train, o.TrainXY, o.TrainPred)
-	p.Test = points(o, o.Test, o.TestXY, o.TestPred)
-	p.Frame = frameOf(o.TrainXY, o.TestXY)
+	p.Train = points(o, o.Train, trainXY, o.TrainPred, o.TrainRows)
+	p.Test = points(o, o.Test, testXY, o.TestPred, o.TestRows)
+	p.Frame = frameOf(trainXY, testXY)
 	if !o.Projected {
 		p.Maps = []string{"A"}
 	}
 	if o.TrainZXY != nil {
-		tb := points(o, o.Train, o.TrainZXY, o.TrainPred)
-		teb := points(o, o.Test, o.TestZXY, o.TestPred)
+		trB, teB := o.TrainZXY, o.TestZXY
+		if o.Scaler != nil && len(o.Scaler.ZShift) == 2 {
+			trB, teB = unscale(trB, o.Scaler.ZShift, o.Scaler.ZScale), unscale(teB, o.Scaler.ZShift, o.Scaler.ZScale)
+		}
+		tb := points(o, o.Train, trB, o.TrainPred, o.TrainRows)
+		teb := points(o, o.Test, teB, o.TestPred, o.TestRows)
 		p.TrainB, p.TestB = &tb, &teb
-		p.FrameB = frameOf(o.TrainZXY, o.TestZXY)
+		p.FrameB = frameOf(trB, teB)
 		p.AxesB = [2]string{axisName(o.Train.ZNames, 0, "z₁"), axisName(o.Train.ZNames, 1, "z₂")}
 		if !o.Projected {
 			p.Maps = append(p.Maps, "B")
 		}
-	} else if o.Spec.Z == model.ZView && !o.Projected {
-		// a two-view model whose view B is not 2-D: view A's map only
-		p.Maps = []string{"A"}
 	}
 	return p
+}
+
+// unscale returns shift + scale·x column by column (the first two columns).
+func unscale(m *mat.Dense, shift, scale []float64) *mat.Dense {
+	r, c := m.Dims()
+	out := mat.DenseCopyOf(m)
+	for j := 0; j < min(c, 2, len(shift)); j++ {
+		for i := 0; i < r; i++ {
+			out.Set(i, j, shift[j]+scale[j]*m.At(i, j))
+		}
+	}
+	return out
 }
 
 func axisName(names []string, j int, def string) string {
@@ -300,9 +340,12 @@ func axisName(names []string, j int, def string) string {
 	return def
 }
 
-func points(o *run.Outcome, ds *data.Dataset, xy *mat.Dense, pred *model.Prediction) wire.Points {
+func points(o *run.Outcome, ds *data.Dataset, xy *mat.Dense, pred *model.Prediction, rows []int) wire.Points {
 	n, _ := xy.Dims()
 	p := wire.Points{X: mat.Col(nil, 0, xy), Y: mat.Col(nil, 1, xy)}
+	if len(rows) == n {
+		p.Row = rows
+	}
 	if ds.Y != nil {
 		p.Class = ds.Y
 	}
@@ -377,11 +420,15 @@ func (e *Engine) keptModel(ctx context.Context, handle, saved string, ref *wire.
 	if err != nil {
 		return nil, err
 	}
-	ds, err := e.dataset(*ref)
+	ed, err := e.dataset(*ref)
 	if err != nil {
 		return nil, err
 	}
-	o, err := run.Score(config(ds, split, s.ID, nil), s, f)
+	cfg, err := config(ed, split, s.ID, nil)
+	if err != nil {
+		return nil, err
+	}
+	o, err := run.Score(cfg, s, f)
 	if err != nil {
 		return nil, err
 	}
@@ -418,11 +465,14 @@ func (e *Engine) forget(keep []string) {
 
 // cv scores one cell of a cross-validated grid.
 func (e *Engine) cv(ctx context.Context, req wire.CVRequest, j *job) (*wire.CVResult, error) {
-	ds, err := e.dataset(req.Data)
+	ed, err := e.dataset(req.Data)
 	if err != nil {
 		return nil, err
 	}
-	cfg := config(ds, req.Split, req.Model, req.Params)
+	cfg, err := config(ed, req.Split, req.Model, req.Params)
+	if err != nil {
+		return nil, err
+	}
 	scores, metric, err := run.CrossValidate(ctx, cfg, req.Folds, j.progress)
 	if err != nil {
 		return nil, err

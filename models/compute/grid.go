@@ -23,7 +23,8 @@ func mapOf(o *run.Outcome, view string, frame [4]float64, side int, j *job) (*wi
 		return nil, nil, fmt.Errorf("map window %v is empty or not finite", frame)
 	}
 	start := time.Now()
-	g := viz.Grid{XMin: frame[0], XMax: frame[1], YMin: frame[2], YMax: frame[3], W: side, H: side}
+	mf := toModel(o, view, frame)
+	g := viz.Grid{XMin: mf[0], XMax: mf[1], YMin: mf[2], YMax: mf[3], W: side, H: side}
 	tick := func() { j.progress(model.Progress{Fraction: -1, Stage: "mapping the decision"}) }
 	res := &wire.GridResult{View: view, Frame: frame, W: side, H: side}
 	bin := &wire.Bin{}
@@ -51,7 +52,7 @@ func mapOf(o *run.Outcome, view string, frame [4]float64, side int, j *job) (*wi
 		// A two-view model predicts from both views; each view's own
 		// decision depends on its own plane only, so both planes are
 		// swept with grids of the same size and each map keeps its view.
-		other := framed(o.TrainZXY, o.TestZXY)
+		other := framed(o.TrainZXY, o.TestZXY) // model coordinates
 		ga, gb := g, viz.Grid{XMin: other[0], XMax: other[1], YMin: other[2], YMax: other[3], W: side, H: side}
 		if view == "B" {
 			fa := framed(o.TrainXY, o.TestXY)
@@ -101,6 +102,23 @@ func mapOf(o *run.Outcome, view string, frame [4]float64, side int, j *job) (*wi
 	}
 	res.Seconds = since(start)
 	return res, bin, nil
+}
+
+// toModel maps a window in plot coordinates (the data's units) to the
+// model's (the scaled features): standardisation is affine per axis, so a
+// regular grid over one is a regular grid over the other.
+func toModel(o *run.Outcome, view string, f [4]float64) [4]float64 {
+	if o.Projected || o.Scaler == nil {
+		return f
+	}
+	shift, scale := o.Scaler.XShift, o.Scaler.XScale
+	if view == "B" {
+		shift, scale = o.Scaler.ZShift, o.Scaler.ZScale
+	}
+	if len(shift) < 2 {
+		return f
+	}
+	return [4]float64{(f[0] - shift[0]) / scale[0], (f[1] - shift[0]) / scale[0], (f[2] - shift[1]) / scale[1], (f[3] - shift[1]) / scale[1]}
 }
 
 // planar is implemented by the twin SVMs: the signed, ‖ω‖-normalised value

@@ -68,6 +68,15 @@ func (d *Dataset) ClassCounts() []int {
 // without class labels (multi-label) is split at random. Row order within
 // each part is the original order. The same seed gives the same split.
 func StratifiedSplit(ds *Dataset, trainFrac float64, seed int64) (train, test *Dataset, err error) {
+	tr, te, err := StratifiedSplitRows(ds, trainFrac, seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	return Subset(ds, tr), Subset(ds, te), nil
+}
+
+// StratifiedSplitRows is StratifiedSplit's row indices (each side sorted).
+func StratifiedSplitRows(ds *Dataset, trainFrac float64, seed int64) (train, test []int, err error) {
 	if err := ds.Validate(); err != nil {
 		return nil, nil, err
 	}
@@ -95,7 +104,7 @@ func StratifiedSplit(ds *Dataset, trainFrac float64, seed int64) (train, test *D
 	}
 	sort.Ints(tr)
 	sort.Ints(te)
-	return Subset(ds, tr), Subset(ds, te), nil
+	return tr, te, nil
 }
 
 func groupsOf(ds *Dataset) [][]int {

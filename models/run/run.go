@@ -28,6 +28,15 @@ type Config struct {
 	Model     string        // model id
 	Params    model.Values  // hyper-parameters (missing ones take defaults)
 	GridSize  int           // pixels per side of the decision grid (0 ⇒ no grid)
+	// Rows, when set, is the split itself (row indices of Dataset) instead
+	// of a stratified split by TrainFrac and Seed: the app keeps the split
+	// of generated data fixed while the user edits the points.
+	Rows *Rows
+}
+
+// Rows is a split given by row indices.
+type Rows struct {
+	Train, Test []int
 }
 
 // Outcome is everything the app shows after a run.
@@ -36,6 +45,9 @@ type Outcome struct {
 	Params      model.Values
 	Train, Test *data.Dataset // scaled
 	Scaler      *data.Scaler  // fitted on the training rows; nil when unscaled
+	// TrainRows and TestRows are the rows of the configured dataset that
+	// make Train and Test (nil for an outcome built otherwise).
+	TrainRows, TestRows []int
 	Fitted      model.Fitted
 	Report      *model.Report
 	TrainPred   *model.Prediction
@@ -94,35 +106,55 @@ func (o *Outcome) gridDone(start time.Time, paused0 time.Duration) {
 
 // Prepare splits and scales the dataset.
 func Prepare(cfg Config) (train, test *data.Dataset, err error) {
-	train, test, _, err = prepare(cfg)
-	return train, test, err
+	p, err := prepare(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p.train, p.test, nil
+}
+
+// prepared is a split, scaled dataset.
+type prepared struct {
+	train, test *data.Dataset
+	sc          *data.Scaler
+	rows        Rows
 }
 
 // prepare splits and scales the dataset and returns the scaler (nil for
 // "none").
-func prepare(cfg Config) (train, test *data.Dataset, sc *data.Scaler, err error) {
+func prepare(cfg Config) (*prepared, error) {
 	if cfg.Dataset == nil {
-		return nil, nil, nil, errors.New("no dataset")
+		return nil, errors.New("no dataset")
 	}
 	if err := cfg.Dataset.Validate(); err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
-	frac := cfg.TrainFrac
-	if frac <= 0 || frac >= 1 {
-		return nil, nil, nil, fmt.Errorf("training fraction %v must be in (0, 1)", frac)
-	}
-	train, test, err = data.StratifiedSplit(cfg.Dataset, frac, cfg.Seed)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if cfg.Scale != "" && cfg.Scale != "none" {
-		sc, err = data.FitScaler(train, cfg.Scale)
-		if err != nil {
-			return nil, nil, nil, err
+	var rows Rows
+	if cfg.Rows != nil {
+		rows = *cfg.Rows
+		if len(rows.Train) == 0 || len(rows.Test) == 0 {
+			return nil, errors.New("the split leaves one side empty")
 		}
-		train, test = sc.Apply(train), sc.Apply(test)
+	} else {
+		frac := cfg.TrainFrac
+		if frac <= 0 || frac >= 1 {
+			return nil, fmt.Errorf("training fraction %v must be in (0, 1)", frac)
+		}
+		var err error
+		if rows.Train, rows.Test, err = data.StratifiedSplitRows(cfg.Dataset, frac, cfg.Seed); err != nil {
+			return nil, err
+		}
 	}
-	return train, test, sc, nil
+	p := &prepared{train: data.Subset(cfg.Dataset, rows.Train), test: data.Subset(cfg.Dataset, rows.Test), rows: rows}
+	if cfg.Scale != "" && cfg.Scale != "none" {
+		sc, err := data.FitScaler(p.train, cfg.Scale)
+		if err != nil {
+			return nil, err
+		}
+		p.sc = sc
+		p.train, p.test = sc.Apply(p.train), sc.Apply(p.test)
+	}
+	return p, nil
 }
 
 // Do runs the whole pipeline. progress may be nil.
@@ -138,11 +170,13 @@ func Do(ctx context.Context, cfg Config, progress func(model.Progress)) (*Outcom
 	if err := Compatible(spec, cfg.Dataset); err != nil {
 		return nil, err
 	}
-	train, test, sc, err := prepare(cfg)
+	p, err := prepare(cfg)
 	if err != nil {
 		return nil, err
 	}
-	o := &Outcome{Spec: spec, Params: params, Train: train, Test: test, Scaler: sc, progress: progress}
+	train := p.train
+	o := &Outcome{Spec: spec, Params: params, Train: train, Test: p.test, Scaler: p.sc, progress: progress,
+		TrainRows: p.rows.Train, TestRows: p.rows.Test}
 	if progress != nil {
 		progress(model.Progress{Fraction: 0, Stage: "fitting"})
 	}
@@ -172,11 +206,11 @@ func Layout(cfg Config) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	train, test, sc, err := prepare(cfg)
+	p, err := prepare(cfg)
 	if err != nil {
 		return nil, err
 	}
-	o := &Outcome{Spec: spec, Train: train, Test: test, Scaler: sc}
+	o := &Outcome{Spec: spec, Train: p.train, Test: p.test, Scaler: p.sc, TrainRows: p.rows.Train, TestRows: p.rows.Test}
 	if err := o.plot(0); err != nil {
 		return nil, err
 	}
@@ -197,10 +231,11 @@ func Score(cfg Config, spec *model.Spec, f model.Fitted) (*Outcome, error) {
 		cfg.Scale = "none"
 		f, sc = s.Inner, s.Scaler
 	}
-	train, test, err := Prepare(cfg)
+	p, err := prepare(cfg)
 	if err != nil {
 		return nil, err
 	}
+	train, test := p.train, p.test
 	if sc != nil {
 		if train, err = sc.Transform(train); err != nil {
 			return nil, fmt.Errorf("the data does not fit the model's saved scaling: %w", err)
@@ -209,7 +244,7 @@ func Score(cfg Config, spec *model.Spec, f model.Fitted) (*Outcome, error) {
 			return nil, fmt.Errorf("the data does not fit the model's saved scaling: %w", err)
 		}
 	}
-	o := &Outcome{Spec: spec, Train: train, Test: test, Fitted: f, Scaler: sc}
+	o := &Outcome{Spec: spec, Train: train, Test: test, Fitted: f, Scaler: sc, TrainRows: p.rows.Train, TestRows: p.rows.Test}
 	if r := f.Report(); r != nil {
 		o.Params = r.Params
 	}

@@ -172,7 +172,9 @@ type PlotData struct {
 	Axes  [2]string `json:"axes"`
 	AxesB [2]string `json:"axes_b,omitempty"`
 	// Frame is the data window [xmin, xmax, ymin, ymax] that frames the bulk
-	// of the points; points outside are drawn clipped at its edge.
+	// of the points; points outside are drawn clipped at its edge. Points and
+	// frames are in the data's own units (projected data: principal
+	// components of the scaled training rows).
 	Frame  [4]float64 `json:"frame"`
 	FrameB [4]float64 `json:"frame_b,omitempty"`
 	Train  Points     `json:"train"`
@@ -188,8 +190,11 @@ type PlotData struct {
 
 // Points are rows drawn on a plot.
 type Points struct {
-	X     []float64 `json:"x"`
-	Y     []float64 `json:"y"`
+	X []float64 `json:"x"`
+	Y []float64 `json:"y"`
+	// Row is each point's row in the data (for generated data with edits,
+	// the row's stable id: the edits refer to rows by it).
+	Row   []int     `json:"row,omitempty"`
 	Class []int     `json:"class,omitempty"` // true class (nil for tag data)
 	Pred  []int     `json:"pred,omitempty"`  // predicted class
 	// Tags and PredTags hold each row's tags as bit masks (tag t is bit t).
@@ -200,6 +205,9 @@ type Points struct {
 	Views map[string][]float64 `json:"views,omitempty"`
 	// Prob holds P(class 1) for binary probabilistic models.
 	Prob []float64 `json:"prob,omitempty"`
+	// Difficulty is what LUPI 2-D's privileged noise level says of each
+	// point, from 0 (easy) to 1 (hard).
+	Difficulty []float64 `json:"difficulty,omitempty"`
 }
 
 // GridRequest asks for maps of a kept model over a window.

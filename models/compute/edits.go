@@ -1,0 +1,221 @@
+package compute
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"lupilab/models/data"
+	"lupilab/models/run"
+	"lupilab/models/wire"
+)
+
+// edited is a request's dataset with the user's edits applied. Every row
+// has a stable id: the generated rows 0 … n−1 in their order, added rows
+// the next ids in the order they were added; an erased row's id is not
+// reused. Edits refer to rows by id, so a link with edits reproduces the
+// same data.
+type edited struct {
+	ds  *data.Dataset
+	ids []int // the id of each row of ds
+	// base is the generated data before the edits (nil without edits): its
+	// split is kept, so that an edit never reshuffles which points train.
+	base  *data.Dataset
+	baseN int
+	gen   string
+	noise float64
+}
+
+// applyEdits applies ref's edits to the generated dataset ds.
+func applyEdits(ds *data.Dataset, ref wire.DataRef) (*edited, error) {
+	ids := make([]int, ds.Rows())
+	for i := range ids {
+		ids[i] = i
+	}
+	gen, ok := strings.CutPrefix(ref.Source, "gen:")
+	if len(ref.Edits) == 0 {
+		return &edited{ds: ds, ids: ids, gen: gen, noise: ref.Noise}, nil
+	}
+	if !ok || !data.Editable(gen) {
+		return nil, errors.New("only generated data can be edited point by point")
+	}
+	type row struct {
+		id    int
+		x     [2]float64
+		z     []float64
+		y     int
+		tags  []float64
+		hard  float64 // lupi2d: difficulty in [0, 1]
+		keepZ bool    // a generated row not moved: its own Z
+	}
+	n, d := ds.Rows(), ds.Dim()
+	if d != 2 {
+		return nil, fmt.Errorf("edits need 2-D data, this has %d features", d)
+	}
+	rows := make([]*row, 0, n+len(ref.Edits))
+	byID := map[int]*row{}
+	for i := 0; i < n; i++ {
+		r := &row{id: i, x: [2]float64{ds.X.At(i, 0), ds.X.At(i, 1)}, keepZ: true}
+		if ds.Z != nil {
+			r.z = mat.Row(nil, i, ds.Z)
+			if gen == "lupi2d" {
+				r.hard = data.LUPI2DDifficulty(ref.Noise, r.z[2])
+			}
+		}
+		if ds.Y != nil {
+			r.y = ds.Y[i]
+		}
+		if ds.Tags != nil {
+			r.tags = mat.Row(nil, i, ds.Tags)
+		}
+		rows = append(rows, r)
+		byID[i] = r
+	}
+	next := n
+	complete := func(r *row) error {
+		z, tags, err := data.CompleteRow(gen, ref.Noise, r.x, r.hard)
+		if err != nil {
+			return err
+		}
+		if ds.Z != nil {
+			r.z = z
+		}
+		if ds.Tags != nil {
+			r.tags = tags
+		}
+		r.keepZ = false
+		return nil
+	}
+	for k, ed := range ref.Edits {
+		r := byID[ed.Index]
+		switch ed.Op {
+		case "add":
+			if ds.Y != nil && (ed.Class < 0 || ed.Class >= len(ds.Classes)) {
+				return nil, fmt.Errorf("edit %d: class %d of %d", k+1, ed.Class, len(ds.Classes))
+			}
+			r = &row{id: next, x: ed.X, y: ed.Class}
+			next++
+			if err := complete(r); err != nil {
+				return nil, fmt.Errorf("edit %d: %w", k+1, err)
+			}
+			rows = append(rows, r)
+			byID[r.id] = r
+			continue
+		case "move", "erase", "hard":
+			if r == nil {
+				return nil, fmt.Errorf("edit %d: no row %d (erased, or never there)", k+1, ed.Index)
+			}
+		default:
+			return nil, fmt.Errorf("edit %d: unknown operation %q", k+1, ed.Op)
+		}
+		switch ed.Op {
+		case "move":
+			r.x = ed.X
+			if err := complete(r); err != nil {
+				return nil, fmt.Errorf("edit %d: %w", k+1, err)
+			}
+		case "erase":
+			delete(byID, r.id)
+		case "hard":
+			if gen != "lupi2d" {
+				return nil, fmt.Errorf("edit %d: the difficulty brush needs data with privileged noise levels (LUPI 2-D)", k+1)
+			}
+			if !(ed.Value >= 0 && ed.Value <= 1) {
+				return nil, fmt.Errorf("edit %d: difficulty %v must be in [0, 1]", k+1, ed.Value)
+			}
+			r.hard = ed.Value
+			easy, hard := data.LUPI2DNoise(ref.Noise)
+			if r.keepZ {
+				r.z = append([]float64(nil), r.z...)
+			}
+			r.z[2] = easy + ed.Value*(hard-easy)
+		}
+	}
+	var kept []*row
+	for _, r := range rows {
+		if byID[r.id] == r {
+			kept = append(kept, r)
+		}
+	}
+	if len(kept) < 4 {
+		return nil, fmt.Errorf("only %d points are left: keep at least 4", len(kept))
+	}
+	out := *ds
+	out.X = mat.NewDense(len(kept), 2, nil)
+	if ds.Z != nil {
+		out.Z = mat.NewDense(len(kept), ds.ZDim(), nil)
+	}
+	if ds.Y != nil {
+		out.Y = make([]int, len(kept))
+	}
+	if ds.Tags != nil {
+		out.Tags = mat.NewDense(len(kept), ds.NumTags(), nil)
+	}
+	ed := &edited{ds: &out, ids: make([]int, len(kept)), base: ds, baseN: n, gen: gen, noise: ref.Noise}
+	for i, r := range kept {
+		ed.ids[i] = r.id
+		out.X.SetRow(i, r.x[:])
+		if out.Z != nil {
+			out.Z.SetRow(i, r.z)
+		}
+		if out.Y != nil {
+			out.Y[i] = r.y
+		}
+		if out.Tags != nil {
+			out.Tags.SetRow(i, r.tags)
+		}
+	}
+	if err := out.Validate(); err != nil {
+		return nil, err
+	}
+	return ed, nil
+}
+
+// split keeps the generated rows on their side of the split of the
+// generated data; added rows train.
+func (ed *edited) split(sp wire.Split) (*run.Rows, error) {
+	tr, _, err := data.StratifiedSplitRows(ed.base, sp.TrainFrac, sp.Seed)
+	if err != nil {
+		return nil, err
+	}
+	train := make(map[int]bool, len(tr))
+	for _, i := range tr {
+		train[i] = true
+	}
+	rows := &run.Rows{}
+	for i, id := range ed.ids {
+		if id >= ed.baseN || train[id] {
+			rows.Train = append(rows.Train, i)
+		} else {
+			rows.Test = append(rows.Test, i)
+		}
+	}
+	if len(rows.Test) == 0 || len(rows.Train) == 0 {
+		return nil, errors.New("the edits left one side of the split empty")
+	}
+	return rows, nil
+}
+
+// relabel turns the plot's row indices into the rows' stable ids, and
+// gives LUPI 2-D points their difficulty (what the privileged noise level
+// says, 0 easy to 1 hard).
+func (ed *edited) relabel(p *wire.PlotData) {
+	for _, pts := range []*wire.Points{&p.Train, &p.Test, p.TrainB, p.TestB} {
+		if pts == nil {
+			continue
+		}
+		if ed.gen == "lupi2d" && ed.ds.ZDim() == 3 && len(pts.Row) == len(pts.X) {
+			pts.Difficulty = make([]float64, len(pts.Row))
+			for i, r := range pts.Row {
+				pts.Difficulty[i] = data.LUPI2DDifficulty(ed.noise, ed.ds.Z.At(r, 2))
+			}
+		}
+		for i, r := range pts.Row {
+			if r >= 0 && r < len(ed.ids) {
+				pts.Row[i] = ed.ids[r]
+			}
+		}
+	}
+}
