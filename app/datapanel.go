@@ -48,7 +48,7 @@ func (d *DataPanel) Render() app.UI {
 				)),
 				when(s.upload != nil, func() app.UI {
 					return app.OptGroup().Label("Your data").Body(
-						app.Option().Value("up:"+s.upload.name).Selected(strings.HasPrefix(set.Source, "up:")).Text(s.upload.name),
+						app.Option().Value("up:" + s.upload.name).Selected(strings.HasPrefix(set.Source, "up:")).Text(s.upload.name),
 					)
 				}),
 			),

@@ -294,4 +294,3 @@ func clip(s []string, n int) []string {
 	}
 	return append(append([]string(nil), s[:n]...), "…")
 }
-

@@ -48,13 +48,13 @@ type Outcome struct {
 	// TrainRows and TestRows are the rows of the configured dataset that
 	// make Train and Test (nil for an outcome built otherwise).
 	TrainRows, TestRows []int
-	Fitted      model.Fitted
-	Report      *model.Report
-	TrainPred   *model.Prediction
-	TestPred    *model.Prediction
-	TrainAcc    float64
-	TestAcc     float64
-	Confusion   [][]int // test confusion matrix: [true][predicted]
+	Fitted              model.Fitted
+	Report              *model.Report
+	TrainPred           *model.Prediction
+	TestPred            *model.Prediction
+	TrainAcc            float64
+	TestAcc             float64
+	Confusion           [][]int // test confusion matrix: [true][predicted]
 	// Multi-label scores (tag data): train and test.
 	TrainTags, TestTags *metrics.MultiLabel
 	// FitSeconds is the training time without the pauses spent in progress

@@ -194,9 +194,9 @@ type Points struct {
 	Y []float64 `json:"y"`
 	// Row is each point's row in the data (for generated data with edits,
 	// the row's stable id: the edits refer to rows by it).
-	Row   []int     `json:"row,omitempty"`
-	Class []int     `json:"class,omitempty"` // true class (nil for tag data)
-	Pred  []int     `json:"pred,omitempty"`  // predicted class
+	Row   []int `json:"row,omitempty"`
+	Class []int `json:"class,omitempty"` // true class (nil for tag data)
+	Pred  []int `json:"pred,omitempty"`  // predicted class
 	// Tags and PredTags hold each row's tags as bit masks (tag t is bit t).
 	Tags     []uint64  `json:"tags,omitempty"`
 	PredTags []uint64  `json:"pred_tags,omitempty"`
