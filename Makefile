@@ -7,6 +7,8 @@ GOROOT := $(shell $(GO) env GOROOT)
 GOBIN := $(shell $(GO) env GOPATH)/bin
 ADDR ?= localhost:8080
 STATICCHECK_VERSION ?= v0.8.2
+# axe-core (npm) checks the pages' accessibility in the browser tests.
+AXE_VERSION ?= 4.14.1
 STATIC_DIR ?= dist
 BASE ?= /
 FUZZTIME ?= 10m
@@ -55,6 +57,7 @@ deps:
 	  echo "installing Debian packages the tests need:" $$missing; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; fi
 	@test -x $(GOBIN)/staticcheck || $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	@test -f .deps/node_modules/axe-core/axe.min.js || npm install --silent --no-audit --no-fund --prefix .deps axe-core@$(AXE_VERSION) >/dev/null
 
 lint: deps
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

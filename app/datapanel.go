@@ -53,24 +53,26 @@ func (d *DataPanel) Render() app.UI {
 				}),
 			),
 		),
-		app.If(set.IsGenerated(), app.Div().Class("genrow").Body(
-			d.number("n", "Samples", float64(set.N), MinN, MaxN, 10, false, func(v float64) { d.S.set.N = int(v) }),
-			d.number("noise", "Noise", set.Noise, MinNoise, MaxNoise, 0.05, true, func(v float64) { d.S.set.Noise = v }),
-			d.number("seed", "Seed", float64(set.Seed), 0, MaxSeed, 1, false, func(v float64) { d.S.set.Seed = int64(v) }),
-		)),
-		app.If(!set.IsGenerated(),
-			d.number("seed", "Split seed", float64(set.Seed), 0, MaxSeed, 1, false, func(v float64) { d.S.set.Seed = int64(v) }),
+		app.Div().Class("datafields").Body(
+			app.If(set.IsGenerated(), app.Div().Class("genrow").Body(
+				d.number("n", "Samples", float64(set.N), MinN, MaxN, 10, false, func(v float64) { d.S.set.N = int(v) }),
+				d.number("noise", "Noise", set.Noise, MinNoise, MaxNoise, 0.05, true, func(v float64) { d.S.set.Noise = v }),
+				d.number("seed", "Seed", float64(set.Seed), 0, MaxSeed, 1, false, func(v float64) { d.S.set.Seed = int64(v) }),
+			)),
+			app.If(!set.IsGenerated(),
+				d.number("seed", "Split seed", float64(set.Seed), 0, MaxSeed, 1, false, func(v float64) { d.S.set.Seed = int64(v) }),
+			),
+			d.number("trainpct", "Training share (%)", float64(set.TrainPct), MinTrain, MaxTrain, 5, false, func(v float64) { d.S.set.TrainPct = int(v) }),
+			app.If(len(set.Edits) > 0, app.P().Class("help").Body(
+				app.Text(fmt.Sprintf("%d edits of the generated points. ", len(set.Edits))),
+				app.Button().ID("edits-reset").Class("link").Text("Reset to generated").OnClick(func(ctx app.Context, e app.Event) {
+					s.set.Edits = nil
+					s.changed(ctx)
+				}),
+			)),
 		),
-		d.number("trainpct", "Training share (%)", float64(set.TrainPct), MinTrain, MaxTrain, 5, false, func(v float64) { d.S.set.TrainPct = int(v) }),
-		app.If(len(set.Edits) > 0, app.P().Class("help").Body(
-			app.Text(fmt.Sprintf("%d edits of the generated points. ", len(set.Edits))),
-			app.Button().ID("edits-reset").Class("link").Text("Reset to generated").OnClick(func(ctx app.Context, e app.Event) {
-				s.set.Edits = nil
-				s.changed(ctx)
-			}),
-		)),
 		app.P().ID("about-data").Class("about-data").Text(d.about()),
-		app.If(s.indexErr != "", app.P().Class("error").Text(s.indexErr)),
+		app.Div().Body(app.If(s.indexErr != "", app.P().Class("error").Text(s.indexErr))),
 		&UploadPanel{S: s},
 	)
 }
@@ -89,11 +91,11 @@ func (d *DataPanel) number(id, label string, v, min, max, step float64, frac boo
 			f, err := strconv.ParseFloat(text, 64)
 			switch {
 			case err != nil || math.IsNaN(f) || math.IsInf(f, 0):
-				errs[id] = fmt.Sprintf("%s must be a number between %s and %s.", label, tickLabel(min), tickLabel(max))
+				errs[id] = fmt.Sprintf("%s must be a number between %s and %s.", label, humanNum(min), humanNum(max))
 			case f < min || f > max:
-				errs[id] = fmt.Sprintf("%s must be between %s and %s (%s was not used).", label, tickLabel(min), tickLabel(max), text)
+				errs[id] = fmt.Sprintf("%s must be between %s and %s (%s was not used).", label, humanNum(min), humanNum(max), text)
 			case !frac && f != math.Trunc(f):
-				errs[id] = fmt.Sprintf("%s must be a whole number between %s and %s.", label, tickLabel(min), tickLabel(max))
+				errs[id] = fmt.Sprintf("%s must be a whole number between %s and %s.", label, humanNum(min), humanNum(max))
 			default:
 				delete(errs, id)
 				set(f)

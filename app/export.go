@@ -119,7 +119,8 @@ func (x *ExportBar) exportFigures() ([]*figModel, string, bool) {
 	}
 	var figs []*figModel
 	for _, v := range []string{"A", "B"} {
-		if fm := buildFigure(sh, fitted, v, s.tagShown, s.layerPick); fm != nil {
+		s.in.init()
+		if fm := buildFigure(sh, fitted, v, s.tagShown, s.layerPick, s.in.zoom[v], s.zoomMapFor(v), s.in.tool == toolHard); fm != nil {
 			figs = append(figs, fm)
 		}
 	}

@@ -20,6 +20,7 @@ type figModel struct {
 	title    string
 	view     string // "A" or "B"
 	frame    [4]float64
+	mapFrame [4]float64 // the map's own window (it may differ while zooming)
 	axes     [2]string
 	layer    *wire.Layer
 	values   []float64
@@ -110,7 +111,7 @@ func (s *session) showsFitted() bool {
 }
 
 // buildFigure lays out one view of the result on screen.
-func buildFigure(sh *shown, fitted bool, view string, tag int, layerPick string) *figModel {
+func buildFigure(sh *shown, fitted bool, view string, tag int, layerPick string, zoom *[4]float64, zoomMap *mapView, brush bool) *figModel {
 	res := sh.res
 	fm := &figModel{view: view, frame: res.Plot.Frame, axes: res.Plot.Axes}
 	train, test := res.Plot.Train, res.Plot.Test
@@ -120,6 +121,9 @@ func buildFigure(sh *shown, fitted bool, view string, tag int, layerPick string)
 		}
 		fm.frame, fm.axes = res.Plot.FrameB, res.Plot.AxesB
 		train, test = *res.Plot.TrainB, *res.Plot.TestB
+	}
+	if zoom != nil {
+		fm.frame = *zoom
 	}
 	m, _ := spec.Lookup(res.Model)
 	classes := res.Data.Classes
@@ -132,8 +136,13 @@ func buildFigure(sh *shown, fitted bool, view string, tag int, layerPick string)
 
 	// the map
 	if fitted {
-		if mv := sh.maps[view]; mv != nil {
+		mv := sh.maps[view]
+		if zoomMap != nil {
+			mv = zoomMap
+		}
+		if mv != nil {
 			pickLayer(fm, mv, multiLabel, tag, layerPick, nClasses, classes)
+			fm.mapFrame = mv.g.Frame
 		}
 	}
 
@@ -154,23 +163,17 @@ func buildFigure(sh *shown, fitted bool, view string, tag int, layerPick string)
 	diag := rep.Diagnostics
 	n := len(train.X)
 	const r = 4.0
-	// halos: the per-sample difficulty a LUPI model reports
-	if h, label := haloOf(m, diag, n); h != nil && fitted {
-		sorted := append([]float64(nil), h...)
-		sort.Float64s(sorted)
-		ref := sorted[int(0.95*float64(len(sorted)-1))]
-		if ref <= 0 {
-			ref = sorted[len(sorted)-1]
-		}
-		g := pointGroup{shape: "halo", fill: "rgba(117,112,179,0.16)", stroke: "rgba(84,39,143,0.75)", width: 1}
-		for i := 0; i < n; i++ {
-			if h[i] <= 0 || ref <= 0 {
-				continue
-			}
-			g.xs, g.ys = append(g.xs, train.X[i]), append(g.ys, train.Y[i])
-			g.rs = append(g.rs, r+1+10*math.Sqrt(math.Min(h[i]/ref, 1.5)/1.5))
-		}
-		if len(g.xs) > 0 {
+	// halos: the per-sample difficulty a LUPI model reports (or, while the
+	// difficulty brush is in hand, what the privileged features say)
+	h, label := haloOf(m, diag, n)
+	if !fitted {
+		h, label = nil, ""
+	}
+	if brush && len(train.Difficulty) == n {
+		h, label = train.Difficulty, "halo: how hard the privileged features say the point is (the difficulty brush paints it)"
+	}
+	if h != nil {
+		if g, ok := haloGroup(h, train, r); ok {
 			fm.points = append(fm.points, g)
 			fm.legend = append(fm.legend, legendItem{kind: "halo", colour: "rgba(84,39,143,0.75)", text: label})
 		}
@@ -401,15 +404,38 @@ func robustSpan(v []float64) (float64, float64) {
 	return -m, m
 }
 
+// haloGroup sizes halos so that easy and hard points stand apart: no halo
+// up to the median, then a radius growing to its largest at the 95th
+// percentile (a merged blob of equal halos says nothing).
+func haloGroup(h []float64, train wire.Points, r float64) (pointGroup, bool) {
+	sorted := append([]float64(nil), h...)
+	sort.Float64s(sorted)
+	med := sorted[len(sorted)/2]
+	hi := sorted[int(0.95*float64(len(sorted)-1))]
+	if hi <= med {
+		hi = sorted[len(sorted)-1]
+	}
+	g := pointGroup{shape: "halo", fill: "rgba(117,112,179,0.18)", stroke: "rgba(84,39,143,0.8)", width: 1}
+	for i, v := range h {
+		if hi <= med || v <= med || i >= len(train.X) {
+			continue
+		}
+		t := math.Min(1, (v-med)/(hi-med))
+		g.xs, g.ys = append(g.xs, train.X[i]), append(g.ys, train.Y[i])
+		g.rs = append(g.rs, r+2+10*math.Sqrt(t))
+	}
+	return g, len(g.xs) > 0
+}
+
 func haloOf(m *spec.Spec, diag map[string][]float64, n int) ([]float64, string) {
 	if m == nil || m.Z != spec.ZPrivileged {
 		return nil, ""
 	}
 	if v := diag["exp_g_mean"]; len(v) == n {
-		return v, "halo: noise exp(g) the privileged features give the sample — larger means harder"
+		return v, "halo: noise exp(g) the privileged features give the sample — only the harder half, larger means harder"
 	}
 	if v := diag["slack"]; len(v) == n {
-		return v, "halo: slack the correcting function predicts from the privileged features — larger means harder"
+		return v, "halo: slack the correcting function predicts from the privileged features — only the harder half, larger means harder"
 	}
 	return nil, ""
 }
@@ -469,7 +495,15 @@ func drawFigure(p painter, fm *figModel, l figLayout) {
 		if fm.rgba == nil {
 			fm.rgba = fm.scale.rgbaImage(fm.values)
 		}
-		p.image(fm.rgba, fm.w, fm.h, l.px, l.py, l.pw, l.ph)
+		// the map over its own window (the figure's, or an older one while
+		// a zoomed map is being computed)
+		mf := fm.mapFrame
+		if !(mf[1] > mf[0]) {
+			mf = fr
+		}
+		x0, y0 := l.toPx(fr, mf[0], mf[3])
+		x1, y1 := l.toPx(fr, mf[1], mf[2])
+		p.image(fm.rgba, fm.w, fm.h, x0, y0, x1-x0, y1-y0)
 	} else {
 		p.rect(l.px, l.py, l.pw, l.ph, "#fafafa", "", 0)
 	}

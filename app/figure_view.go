@@ -26,6 +26,8 @@ type Figure struct {
 	release []func()
 	fm      *figModel
 	layout  figLayout
+	ptr     *pointerState
+	draws   int
 }
 
 func (f *Figure) id() string { return "plot-" + lowerView(f.View) }
@@ -51,7 +53,10 @@ func (f *Figure) OnMount(ctx app.Context) {
 	onResize := app.FuncOf(func(this app.Value, args []app.Value) any { redraw(); return nil })
 	app.Window().Call("addEventListener", "resize", onResize)
 	f.release = append(f.release, func() { app.Window().Call("removeEventListener", "resize", onResize); onResize.Release() })
-	ctx.Defer(func(ctx app.Context) { f.draw(ctx, true) })
+	ctx.Defer(func(ctx app.Context) {
+		f.draw(ctx, true)
+		f.attachPointer(ctx)
+	})
 }
 
 // OnDismount stops watching.
@@ -71,7 +76,9 @@ func figureKey(s *session, view string) string {
 	if sh == nil {
 		return ""
 	}
-	return fmt.Sprintf("%s|%p|%v|%d|%s|%p|%p|%v", view, sh, fitted, s.tagShown, s.layerPick, sh.maps["A"], sh.maps["B"], fitted && s.stale())
+	s.in.init()
+	return fmt.Sprintf("%s|%p|%v|%d|%s|%p|%p|%v|%v|%p|%v", view, sh, fitted, s.tagShown, s.layerPick, sh.maps["A"], sh.maps["B"], fitted && s.stale(),
+		s.in.zoom[view], s.zoomMapFor(view), s.in.tool == toolHard)
 }
 
 // Render implements app.Composer.
@@ -89,7 +96,8 @@ func (f *Figure) Render() app.UI {
 	// Rebuild the figure only when what it shows changed (a re-render for
 	// another reason draws nothing anew).
 	if f.Key != f.fmKey || f.fm == nil {
-		f.fm, f.fmKey = buildFigure(sh, fitted, f.View, s.tagShown, s.layerPick), f.Key
+		s.in.init()
+		f.fm, f.fmKey = buildFigure(sh, fitted, f.View, s.tagShown, s.layerPick, s.in.zoom[f.View], s.zoomMapFor(f.View), s.in.tool == toolHard), f.Key
 	}
 	fm := f.fm
 	if fm == nil {
@@ -111,6 +119,7 @@ func (f *Figure) Render() app.UI {
 			app.Canvas().ID(f.id()).Role("img").Aria("label", desc),
 			app.If(stale, app.P().Class("stale-label").Text("Out of date: computed on "+sh.set.Describe())),
 			app.If(fitted && fm.preview && !stale, app.Span().Class("refining").Text("refining the map…")),
+			f.tipUI(),
 		),
 		app.FigCaption().Body(
 			app.Strong().Class("fig-title").Text(fm.title),
@@ -120,6 +129,21 @@ func (f *Figure) Render() app.UI {
 			legendHTML(fm.legend),
 		),
 	)
+}
+
+// tipUI renders the tooltip of a hovered or tapped point.
+func (f *Figure) tipUI() app.UI {
+	t := f.S.in.tip
+	if t == nil || t.view != f.View {
+		return app.Div().Class("tip hidden").Aria("hidden", "true")
+	}
+	left := t.x + 14
+	if left > f.layout.w-200 {
+		left = t.x - 214
+	}
+	return app.Div().ID("tip-"+lowerView(f.View)).Class("tip").Role("tooltip").
+		Style("left", fmt.Sprintf("%.0fpx", math.Max(0, left))).Style("top", fmt.Sprintf("%.0fpx", math.Max(0, t.y-10))).
+		Body(app.Range(t.lines).Slice(func(i int) app.UI { return app.Div().Text(t.lines[i]) }))
 }
 
 func emptyCaption(s *session) string {
@@ -176,5 +200,15 @@ func (f *Figure) draw(ctx app.Context, force bool) {
 	info.Set("stale", f.S.stale())
 	info.Set("paintMs", ms)
 	info.Set("title", f.fm.title)
+	fr := app.Window().Get("Array").New()
+	for _, v := range f.fm.frame {
+		fr.Call("push", v)
+	}
+	info.Set("frame", fr)
+	info.Set("plotX", l.px)
+	info.Set("plotY", l.py)
+	info.Set("plotHeight", l.ph)
+	f.draws++
+	info.Set("draws", f.draws)
 	hook.Set(f.id(), info)
 }

@@ -70,7 +70,7 @@ func (m *ModelPanel) Render() app.UI {
 	body = append(body,
 		app.P().Class("paper").Text(ms.Paper+" — "+ms.Equations),
 		m.trainRow(ms),
-		app.If(s.compatible(ms) != "", app.P().ID("incompatible").Class("error").Text(s.compatible(ms)+".")),
+		app.Div().Body(app.If(s.compatible(ms) != "", app.P().ID("incompatible").Class("error").Text(s.compatible(ms)+"."))),
 		m.form(ms, basic, vals),
 		app.Details().Class("advanced").Body(
 			app.Summary().Text("Advanced settings"),
@@ -283,7 +283,7 @@ func rangeMessage(p spec.Param, got string) string {
 		kind = "a whole number"
 	}
 	if p.Bounded() {
-		return fmt.Sprintf("%s must be %s between %s and %s (%q was not used).", label, kind, tickLabel(p.Min), tickLabel(p.Max), got)
+		return fmt.Sprintf("%s must be %s between %s and %s (%q was not used).", label, kind, humanNum(p.Min), humanNum(p.Max), got)
 	}
 	return fmt.Sprintf("%s must be %s (%q was not used).", label, kind, got)
 }
@@ -334,4 +334,12 @@ func (m *ModelPanel) workersField() app.UI {
 			}),
 		app.Small().Class("help").Text("Background threads that train, map and cross-validate (default: one per processor core, at most 4). Tune, Compare and the papers' experiments spread their work over them."),
 	)
+}
+
+// humanNum writes a range bound as people write it (10000, 0.0001, 1e-12).
+func humanNum(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1e9 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 6, 64)
 }

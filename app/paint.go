@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/binary"
 	"fmt"
 	"html"
 	"math"
@@ -61,72 +62,43 @@ func (p *canvasPainter) rect(x, y, w, h float64, fill, stroke string, width floa
 	}
 }
 
-func (p *canvasPainter) setDash(dash []float64) {
-	arr := app.Window().Get("Array").New()
-	for _, d := range dash {
-		arr.Call("push", d)
-	}
-	p.c.Call("setLineDash", arr)
-}
-
 func (p *canvasPainter) path(pts []float64, closed bool, stroke string, width float64, dash []float64) {
 	if len(pts) < 4 {
 		return
 	}
-	p.setDash(dash)
-	p.c.Set("strokeStyle", stroke)
-	p.c.Set("lineWidth", width)
-	p.c.Call("beginPath")
-	p.c.Call("moveTo", pts[0], pts[1])
-	for i := 2; i+1 < len(pts); i += 2 {
-		p.c.Call("lineTo", pts[i], pts[i+1])
+	d := app.Window().Get("Array").New()
+	for _, x := range dash {
+		d.Call("push", x)
 	}
-	if closed {
-		p.c.Call("closePath")
-	}
-	p.c.Call("stroke")
-	p.setDash(nil)
+	drawJS().Call("path", p.c, f32JS(pts), closed, stroke, width, d)
 }
 
 func (p *canvasPainter) marks(shape string, xs, ys, rs []float64, fill, stroke string, width float64) {
 	if len(xs) == 0 {
 		return
 	}
-	p.c.Call("beginPath")
-	for i := range xs {
-		r := rs[i]
-		if shape == "square" {
-			p.c.Call("rect", xs[i]-r, ys[i]-r, 2*r, 2*r)
-		} else {
-			p.c.Call("moveTo", xs[i]+r, ys[i])
-			p.c.Call("arc", xs[i], ys[i], r, 0, 2*math.Pi)
-		}
-	}
-	if fill != "" {
-		p.c.Set("fillStyle", fill)
-		p.c.Call("fill")
-	}
-	if stroke != "" {
-		p.c.Set("strokeStyle", stroke)
-		p.c.Set("lineWidth", width)
-		p.c.Call("stroke")
-	}
+	drawJS().Call("marks", p.c, shape, f32JS(xs), f32JS(ys), f32JS(rs), fill, stroke, width)
 }
 
 func (p *canvasPainter) crosses(xs, ys []float64, r float64, stroke string, width float64) {
 	if len(xs) == 0 {
 		return
 	}
-	p.c.Call("beginPath")
-	for i := range xs {
-		p.c.Call("moveTo", xs[i]-r, ys[i]-r)
-		p.c.Call("lineTo", xs[i]+r, ys[i]+r)
-		p.c.Call("moveTo", xs[i]+r, ys[i]-r)
-		p.c.Call("lineTo", xs[i]-r, ys[i]+r)
+	drawJS().Call("crosses", p.c, f32JS(xs), f32JS(ys), r, stroke, width)
+}
+
+// drawJS is web/draw.js's helpers.
+func drawJS() app.Value { return app.Window().Get("lupiDraw") }
+
+// f32JS copies v into a JavaScript Float32Array in one call.
+func f32JS(v []float64) app.Value {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(float32(x)))
 	}
-	p.c.Set("strokeStyle", stroke)
-	p.c.Set("lineWidth", width)
-	p.c.Call("stroke")
+	u8 := app.Window().Get("Uint8Array").New(len(b))
+	app.CopyBytesToJS(u8, b)
+	return app.Window().Get("Float32Array").New(u8.Get("buffer"))
 }
 
 func fontSpec(size float64, bold bool) string {

@@ -17,6 +17,8 @@ import (
 type Playground struct {
 	app.Compo
 	s *session
+	// newcomer is set on a first visit: one pointer to the tours.
+	newcomer bool
 }
 
 // OnInit creates the session.
@@ -51,6 +53,9 @@ func (p *Playground) OnNav(ctx app.Context) {
 func (p *Playground) OnMount(ctx app.Context) {
 	s := p.s
 	s.register(p)
+	var seen bool
+	ctx.LocalStorage().Get(toursSeenKey, &seen)
+	p.newcomer = !seen
 	markLive()
 	StartCompute(ctx, poolSizeSetting(ctx))
 	ctx.Async(func() {
@@ -114,6 +119,7 @@ var playgroundTabs = []struct{ id, label string }{
 func (p *Playground) Render() app.UI {
 	s := p.s
 	return app.Div().Class("playground").Body(
+		app.H1().Class("sr-only").Text("Playground: train a model in your browser and see what it learnt"),
 		app.Section().Class("controls").Aria("label", "Data and model").Body(
 			&DataPanel{S: s},
 			&ModelPanel{S: s},
@@ -134,9 +140,20 @@ func (p *Playground) Render() app.UI {
 						OnKeyDown(func(ctx app.Context, e app.Event) { p.tabKey(ctx, e, i) })
 				}),
 			),
-			app.If(s.message != "", app.P().ID("notice").Class("notice").Aria("live", "polite").Text(s.message)),
-			app.If(s.computeErr != "", app.P().Class("error").Text("The compute engine could not start: "+s.computeErr+
-				". LUPI Lab needs WebAssembly and Web Workers.")),
+			app.Div().Class("notices").Body(
+				app.If(p.newcomer, app.P().ID("tour-pointer").Class("notice tour-pointer").Body(
+					app.Text("New to learning with privileged information? "),
+					app.A().Href("/learn").Text("Take a five-minute tour"),
+					app.Text(" — or just play: drag the sliders, or click the canvas to add points. "),
+					app.Button().Class("link").ID("tour-dismiss").Text("Dismiss").OnClick(func(ctx app.Context, e app.Event) {
+						ctx.LocalStorage().Set(toursSeenKey, true)
+						p.newcomer = false
+					}),
+				)),
+				app.If(s.message != "", app.P().ID("notice").Class("notice").Aria("live", "polite").Text(s.message)),
+				app.If(s.computeErr != "", app.P().Class("error").Text("The compute engine could not start: "+s.computeErr+
+					". LUPI Lab needs WebAssembly and Web Workers.")),
+			),
 			app.Div().ID("panel-"+s.set.View).Role("tabpanel").Aria("labelledby", "view-"+s.set.View).Body(p.panel()),
 		),
 	)

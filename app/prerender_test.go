@@ -13,7 +13,7 @@ import (
 func TestPrerender(t *testing.T) {
 	Register()
 	h := &app.Handler{Name: "LUPI Lab", Title: "LUPI Lab"}
-	for _, path := range []string{"/", "/?tab=papers", "/?tab=about", "/?data=gen:twoview2d&model=mpwtsvm"} {
+	for _, path := range []string{"/", "/?tab=papers", "/?tab=about", "/?data=gen:twoview2d&model=mpwtsvm", "/learn", "/learn/svm2plus", "/learn/gpcplus"} {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
 		if rec.Code != 200 || !strings.Contains(rec.Body.String(), "LUPI Lab") {

@@ -20,6 +20,8 @@ import (
 type ResultView struct {
 	app.Compo
 	S *session
+	// Compact is set in the tours: no exports.
+	Compact bool
 }
 
 // OnMount registers the view.
@@ -56,10 +58,10 @@ func (r *ResultView) Render() app.UI {
 	// after it.
 	return app.Div().ID("result").Class("resultview").DataSet("state", state).Body(
 		&Status{S: s},
-		app.Div().Class("mapcontrols-wrap").Body(r.controls(sh, fitted)),
+		app.Div().Class("mapcontrols-wrap").Body(r.controls(sh, fitted), r.tools(sh)),
 		app.Div().Class("plots").Body(figs...),
 		&Metrics{S: s},
-		&ExportBar{S: s},
+		app.If(!r.Compact, &ExportBar{S: s}),
 	)
 }
 
@@ -134,6 +136,91 @@ func duration(sec float64) string {
 		return fmt.Sprintf("%.0f min", math.Ceil(sec/60))
 	}
 	return fmt.Sprintf("%.1f h", sec/3600)
+}
+
+// tools is the canvas palette: look (hover, zoom, pan), add points of a
+// class, move, erase, paint difficulty; undo, redo, reset the view.
+func (r *ResultView) tools(sh *shown) app.UI {
+	s := r.S
+	if sh == nil || sh.res.Plot.Projected {
+		return nil
+	}
+	s.in.init()
+	in := &s.in
+	type tool struct{ id, label, help string }
+	tools := []tool{{toolLook, "Look", "Hover or tap a point to read it; wheel or pinch to zoom, drag to pan"}}
+	editable := s.editable()
+	if editable {
+		classes := sh.res.Data.Classes
+		if len(classes) == 0 {
+			tools = append(tools, tool{toolAdd + ":0", "Add point", "Click to add a point; its tags come from the regions it falls in"})
+		}
+		for k, c := range classes {
+			tools = append(tools, tool{fmt.Sprintf("%s:%d", toolAdd, k), "Add " + c, "Click to add a point of class " + c})
+		}
+		tools = append(tools, tool{toolMove, "Move", "Drag a point"}, tool{toolErase, "Erase", "Click a point to remove it"})
+		if strings.HasPrefix(s.set.Source, "gen:lupi2d") {
+			tools = append(tools, tool{toolHard, "Difficulty brush", "Paint over points: sets how hard their privileged features say they are"})
+		}
+	}
+	cur := in.tool
+	if cur == toolAdd {
+		cur = fmt.Sprintf("%s:%d", toolAdd, in.addClass)
+	}
+	zoomed := in.zoom["A"] != nil || in.zoom["B"] != nil
+	var note string
+	switch {
+	case !editable:
+		note = "Editing points needs generated 2-D data."
+	case strings.HasPrefix(s.set.Source, "gen:twoview2d"):
+		note = "Edit in view A: an edited point's view B is the polar map of the latent point its view A position comes from (noise-free), so it moves in both views."
+	case strings.HasPrefix(s.set.Source, "gen:lupi2d"):
+		note = "An edited point's privileged features are the point itself (its clean latent position) and the difficulty you paint."
+	}
+	return app.Div().Class("toolbar").Body(
+		app.Div().Class("tools").Role("radiogroup").Aria("label", "Canvas tool").Body(
+			app.Range(tools).Slice(func(i int) app.UI {
+				t := tools[i]
+				id := "tool-" + strings.ReplaceAll(t.id, ":", "-")
+				return app.Label().Class("tool").For(id).Title(t.help).Body(
+					app.Input().Type("radio").Name("tool").ID(id).Value(t.id).Checked(cur == t.id).
+						OnChange(func(ctx app.Context, e app.Event) {
+							v := ctx.JSSrc().Get("value").String()
+							in.tool = v
+							if name, k, ok := strings.Cut(v, ":"); ok {
+								in.tool = name
+								in.addClass, _ = strconv.Atoi(k)
+							}
+							s.refresh()
+						}),
+					app.Text(" "+t.label),
+				)
+			}),
+		),
+		app.If(in.tool == toolHard, app.Label().Class("tool").For("hard-value").Body(
+			app.Text("easy "),
+			app.Input().Type("range").ID("hard-value").Min(0).Max(1).Step(0.05).Value(strconv.FormatFloat(in.hardValue, 'f', 2, 64)).
+				OnInput(func(ctx app.Context, e app.Event) {
+					if v, err := strconv.ParseFloat(ctx.JSSrc().Get("value").String(), 64); err == nil {
+						in.hardValue = v
+					}
+				}),
+			app.Text(" hard"),
+		)),
+		app.Div().Class("tools").Body(
+			app.If(editable, app.Button().ID("undo").Text("Undo").Disabled(len(s.set.Edits) == 0).OnClick(func(ctx app.Context, e app.Event) { s.undo(ctx) })),
+			app.If(editable, app.Button().ID("redo").Text("Redo").Disabled(len(in.redo) == 0).OnClick(func(ctx app.Context, e app.Event) { s.redoEdit(ctx) })),
+			app.If(editable, app.Button().ID("reset-data").Text("Reset to generated").Disabled(len(s.set.Edits) == 0).OnClick(func(ctx app.Context, e app.Event) {
+				s.set.Edits, in.redo = nil, nil
+				s.changed(ctx)
+			})),
+			app.Button().ID("reset-view").Text("Reset view").Disabled(!zoomed).OnClick(func(ctx app.Context, e app.Event) {
+				in.zoom, in.zoomMap = map[string]*[4]float64{}, map[string]*mapView{}
+				s.refresh()
+			}),
+		),
+		app.If(note != "", app.P().Class("help tool-note").Text(note)),
+	)
 }
 
 // controls picks what the map shows: a tag of a multi-label model, or the

@@ -14,12 +14,19 @@ import (
 // it, so pre-rendered pages and the client agree.
 func Register() {
 	app.Route("/", &Shell{})
+	app.RouteWithRegexp("^/learn(/[a-z0-9]+)?$", &Shell{})
 }
 
 // Pages lists the URL paths of the app's pages (for the static export and
-// the server's allow-list). The app is one page; its views are tabs whose
-// state lives in the URL query, which works on any static host.
-func Pages() []string { return []string{"/"} }
+// the server's allow-list): the app (its views are tabs whose state lives
+// in the URL query, which works on any static host) and the tours.
+func Pages() []string {
+	p := []string{"/", "/learn"}
+	for _, t := range tours {
+		p = append(p, "/learn/"+t.id)
+	}
+	return p
+}
 
 // when renders f() only when cond holds. Unlike app.If, whose element is
 // built before the condition is looked at, f is not called otherwise.

@@ -53,8 +53,14 @@ type session struct {
 	// any is there, no fit starts.
 	fieldErrs map[string]string
 
+	in interaction // the canvas tools, zoom and tooltip
+
 	tagShown  int    // the tag a multi-label map shows
 	layerPick string // the map layer chosen (GP: probability, mean, variance)
+
+	// embedded is set for a tour's canvas: its settings stay out of the
+	// link and of the saved session.
+	embedded bool
 
 	debounce int
 	// live is on while the user drags a slider or a point on small data:
@@ -283,6 +289,9 @@ const autoTrainSeconds = 2.0
 
 // saveState writes the settings into the URL and local storage.
 func (s *session) saveState(ctx app.Context) {
+	if s.embedded {
+		return
+	}
 	q := s.set.Encode()
 	u := *ctx.Page().URL()
 	if tab := u.Query().Get("tab"); tab != "" {
@@ -464,6 +473,7 @@ func exposeResult(r *wire.FitResult) {
 	if runtime.GOOS != "js" {
 		return
 	}
-	b, _ := json.Marshal(map[string]any{"model": r.Model, "params": r.Params})
+	b, _ := json.Marshal(map[string]any{"model": r.Model, "params": r.Params, "objective": r.Report.Objective,
+		"train": map[string]any{"x": r.Plot.Train.X, "y": r.Plot.Train.Y, "row": r.Plot.Train.Row, "difficulty": r.Plot.Train.Difficulty}})
 	app.Window().Set("__lupiResult", app.Window().Get("JSON").Call("parse", string(b)))
 }

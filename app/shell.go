@@ -1,6 +1,8 @@
 package app
 
 import (
+	"strings"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
@@ -17,15 +19,23 @@ func (s *Shell) OnAppUpdate(ctx app.Context) {
 	s.update = ctx.AppUpdateAvailable()
 }
 
-var tabs = []struct{ id, label string }{
-	{"play", "Playground"},
-	{"papers", "Papers"},
-	{"about", "About"},
+var tabs = []struct{ id, label, href string }{
+	{"play", "Playground", "/"},
+	{"learn", "Learn", "/learn"},
+	{"papers", "Papers", "/?tab=papers"},
+	{"about", "About", "/?tab=about"},
 }
 
-// OnNav reads the tab from the URL.
+// OnNav reads the view from the URL: /learn… are the tours, otherwise the
+// tab query value.
 func (s *Shell) OnNav(ctx app.Context) {
-	s.tab = ctx.Page().URL().Query().Get("tab")
+	path := strings.TrimPrefix(ctx.Page().URL().Path, staticBase(ctx))
+	switch {
+	case strings.HasPrefix(path, "/learn"):
+		s.tab = "learn"
+	default:
+		s.tab = ctx.Page().URL().Query().Get("tab")
+	}
 	if s.tab == "" {
 		s.tab = "play"
 	}
@@ -42,6 +52,8 @@ func (s *Shell) Render() app.UI {
 		view = &About{}
 	case "papers":
 		view = &Papers{}
+	case "learn":
+		view = &Learn{}
 	default:
 		view = &Playground{}
 	}
@@ -55,19 +67,11 @@ func (s *Shell) Render() app.UI {
 			app.Nav().Aria("label", "Views").Body(
 				app.Range(tabs).Slice(func(i int) app.UI {
 					t := tabs[i]
-					return app.Button().
-						Class("tab").
-						Aria("current", boolAttr(s.tab == t.id)).
-						ID("tab-" + t.id).
-						Text(t.label).
-						OnClick(func(ctx app.Context, e app.Event) {
-							s.tab = t.id
-							u := *ctx.Page().URL()
-							q := u.Query()
-							q.Set("tab", t.id)
-							u.RawQuery = q.Encode()
-							ctx.Page().ReplaceURL(&u)
-						})
+					a := app.A().Class("tab").ID("tab-" + t.id).Href(t.href).Text(t.label)
+					if s.tab == t.id {
+						a = a.Aria("current", "page")
+					}
+					return a
 				}),
 			),
 		),
@@ -77,11 +81,4 @@ func (s *Shell) Render() app.UI {
 		)),
 		app.Main().Body(view),
 	)
-}
-
-func boolAttr(b bool) string {
-	if b {
-		return "page"
-	}
-	return "false"
 }

@@ -1,0 +1,553 @@
+package app
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+
+	"lupilab/models/spec"
+	"lupilab/models/wire"
+)
+
+// The canvas is an instrument: hover (or tap) a point to read its numbers;
+// zoom with the wheel (or pinch), pan by dragging the background, reset;
+// on generated 2-D data, add, move and erase points and paint how hard the
+// privileged features say a point is. Edits are settings like any other:
+// they live in the link, and small data refits as the point is dragged.
+
+// Tools.
+const (
+	toolLook  = "look"
+	toolAdd   = "add"
+	toolMove  = "move"
+	toolErase = "erase"
+	toolHard  = "hard"
+)
+
+// interaction is the session's canvas state.
+type interaction struct {
+	tool      string
+	addClass  int
+	hardValue float64
+	redo      []wire.Edit
+	// zoom holds a view's window when the user zoomed or panned it; zoomMap
+	// the model's map over that window once a worker computed it.
+	zoom    map[string]*[4]float64
+	zoomMap map[string]*mapView
+	zoomJob map[string]*Job
+	zoomSeq int
+	tip     *tooltip
+}
+
+type tooltip struct {
+	view  string
+	x, y  float64 // CSS pixels in the canvas
+	lines []string
+}
+
+func (in *interaction) init() {
+	if in.zoom == nil {
+		in.tool, in.hardValue = toolLook, 1
+		in.zoom, in.zoomMap, in.zoomJob = map[string]*[4]float64{}, map[string]*mapView{}, map[string]*Job{}
+	}
+}
+
+// editable reports whether the current data can be edited on the canvas.
+func (s *session) editable() bool {
+	return s.set.IsGenerated()
+}
+
+// frameFor is a view's window: the user's zoom, or the result's frame.
+func (s *session) frameFor(view string, res *wire.FitResult) [4]float64 {
+	s.in.init()
+	if z := s.in.zoom[view]; z != nil {
+		return *z
+	}
+	if view == "B" {
+		return res.Plot.FrameB
+	}
+	return res.Plot.Frame
+}
+
+// addEdit appends an edit (a move of the row just moved replaces the last
+// one, so a drag makes one edit) and refits.
+func (s *session) addEdit(ctx app.Context, e wire.Edit, live bool) {
+	n := len(s.set.Edits)
+	if e.Op == "move" && n > 0 && s.set.Edits[n-1].Op == "move" && s.set.Edits[n-1].Index == e.Index {
+		s.set.Edits[n-1] = e
+	} else if e.Op == "hard" && n > 0 && s.set.Edits[n-1].Op == "hard" && s.set.Edits[n-1].Index == e.Index {
+		s.set.Edits[n-1] = e
+	} else {
+		if n >= MaxEdits {
+			s.message = fmt.Sprintf("At most %d edits: reset to the generated data to start again.", MaxEdits)
+			s.refresh()
+			return
+		}
+		s.set.Edits = append(s.set.Edits, e)
+	}
+	s.in.redo = nil
+	s.live = live && s.liveAllowed()
+	s.changed(ctx)
+	s.live = false
+}
+
+func (s *session) undo(ctx app.Context) {
+	n := len(s.set.Edits)
+	if n == 0 {
+		return
+	}
+	s.in.redo = append(s.in.redo, s.set.Edits[n-1])
+	s.set.Edits = s.set.Edits[:n-1]
+	s.changed(ctx)
+}
+
+func (s *session) redoEdit(ctx app.Context) {
+	n := len(s.in.redo)
+	if n == 0 {
+		return
+	}
+	s.set.Edits = append(s.set.Edits, s.in.redo[n-1])
+	s.in.redo = s.in.redo[:n-1]
+	s.changed(ctx)
+}
+
+// setZoom sets a view's window and asks for the map over it.
+func (s *session) setZoom(ctx app.Context, view string, fr *[4]float64) {
+	s.in.init()
+	s.in.zoom[view] = fr
+	s.in.zoomSeq++
+	mine := s.in.zoomSeq
+	s.refresh()
+	if fr == nil {
+		return
+	}
+	// Ask for the map once the wheel or the drag pauses.
+	ctx.After(120*time.Millisecond, func(ctx app.Context) {
+		if mine != s.in.zoomSeq {
+			return
+		}
+		s.requestZoomMap(ctx, view, *fr)
+	})
+}
+
+func (s *session) requestZoomMap(ctx app.Context, view string, fr [4]float64) {
+	sh := s.shown
+	if sh == nil || !s.showsFitted() || (sh.res.Handle == "" && sh.res.Saved == "") {
+		return
+	}
+	if j := s.in.zoomJob[view]; j != nil {
+		j.Cancel()
+	}
+	ref := sh.set.Data(s.csv())
+	req := wire.GridRequest{Handle: sh.res.Handle, Saved: sh.res.Saved, Data: &ref, Split: sh.set.Split(), View: view, Frame: fr, Side: mapSide}
+	var job *Job
+	job = Submit(ctx, wire.KindGrid, req, nil, JobOptions{Priority: PriorityInteractive, Affinity: &sh.worker,
+		OnEnd: func(ctx app.Context, m wire.Message, w Affinity) {
+			if s.in.zoomJob[view] == job {
+				delete(s.in.zoomJob, view)
+			}
+			var g wire.GridResult
+			bin, _, err := decodeEnd(m, &g)
+			if err != nil || bin == nil || s.shown != sh {
+				return
+			}
+			mv, err := decodeMap(&g, bin)
+			if err != nil {
+				return
+			}
+			s.in.zoomMap[view] = mv
+			s.refresh()
+		}})
+	s.in.zoomJob[view] = job
+}
+
+// zoomMapFor returns the map over a zoomed window when one matches.
+func (s *session) zoomMapFor(view string) *mapView {
+	s.in.init()
+	z, mv := s.in.zoom[view], s.in.zoomMap[view]
+	if z == nil || mv == nil || mv.g.Frame != *z {
+		return nil
+	}
+	return mv
+}
+
+// pointer handling ---------------------------------------------------------
+
+// pointerState follows one drag on a figure.
+type pointerState struct {
+	down       bool
+	startX     float64
+	startY     float64
+	lastX      float64
+	lastY      float64
+	frame      [4]float64
+	dragRow    int // the row being moved, −1 for a pan
+	moved      bool
+	pinch      map[int][2]float64
+	pinchStart float64
+	pending    *wire.Edit
+	raf        bool
+}
+
+// attachPointer installs the canvas's pointer and wheel listeners.
+func (f *Figure) attachPointer(ctx app.Context) {
+	canvas := app.Window().GetElementByID(f.id())
+	if !canvas.Truthy() {
+		return
+	}
+	f.ptr = &pointerState{dragRow: -1, pinch: map[int][2]float64{}}
+	listen := func(ev string, passive bool, fn func(e app.Value)) {
+		cb := app.FuncOf(func(this app.Value, args []app.Value) any {
+			if len(args) > 0 {
+				fn(args[0])
+			}
+			return nil
+		})
+		opts := app.Window().Get("Object").New()
+		opts.Set("passive", passive)
+		canvas.Call("addEventListener", ev, cb, opts)
+		f.release = append(f.release, func() { canvas.Call("removeEventListener", ev, cb, opts); cb.Release() })
+	}
+	pos := func(e app.Value) (float64, float64) {
+		r := canvas.Call("getBoundingClientRect")
+		return e.Get("clientX").Float() - r.Get("left").Float(), e.Get("clientY").Float() - r.Get("top").Float()
+	}
+	listen("pointerdown", true, func(e app.Value) {
+		x, y := pos(e)
+		id := e.Get("pointerId").Int()
+		ctx.Dispatch(func(ctx app.Context) { f.onDown(ctx, id, x, y, e.Get("pointerType").String()) })
+		canvas.Call("setPointerCapture", id)
+	})
+	listen("pointermove", true, func(e app.Value) {
+		x, y := pos(e)
+		id := e.Get("pointerId").Int()
+		ctx.Dispatch(func(ctx app.Context) { f.onMove(ctx, id, x, y) })
+	})
+	for _, ev := range []string{"pointerup", "pointercancel"} {
+		listen(ev, true, func(e app.Value) {
+			x, y := pos(e)
+			id := e.Get("pointerId").Int()
+			ctx.Dispatch(func(ctx app.Context) { f.onUp(ctx, id, x, y) })
+		})
+	}
+	listen("pointerleave", true, func(e app.Value) {
+		ctx.Dispatch(func(ctx app.Context) {
+			if f.S.in.tip != nil && f.S.in.tip.view == f.View && !f.ptr.down {
+				f.S.in.tip = nil
+				f.Update()
+			}
+		})
+	})
+	listen("wheel", false, func(e app.Value) {
+		if !f.plotHit(pos(e)) {
+			return
+		}
+		e.Call("preventDefault")
+		x, y := pos(e)
+		dy := e.Get("deltaY").Float()
+		ctx.Dispatch(func(ctx app.Context) { f.zoomAt(ctx, x, y, math.Exp(dy*0.0015)) })
+	})
+}
+
+// plotHit reports whether a canvas position is inside the plot area.
+func (f *Figure) plotHit(x, y float64) bool {
+	l := f.layout
+	return l.pw > 0 && x >= l.px && x <= l.px+l.pw && y >= l.py && y <= l.py+l.ph
+}
+
+// nearest finds the point drawn nearest to (x, y) within r CSS pixels: its
+// set ("train" or "test") and index in it.
+func (f *Figure) nearest(x, y, r float64) (string, int) {
+	sh, _ := f.S.figureSource()
+	if sh == nil || f.fm == nil {
+		return "", -1
+	}
+	pts := []struct {
+		name string
+		p    *wire.Points
+	}{{"train", &sh.res.Plot.Train}, {"test", &sh.res.Plot.Test}}
+	if f.View == "B" && sh.res.Plot.TrainB != nil {
+		pts[0].p, pts[1].p = sh.res.Plot.TrainB, sh.res.Plot.TestB
+	}
+	best, bestSet, bestI := r*r, "", -1
+	for _, ps := range pts {
+		for i := range ps.p.X {
+			px, py := f.layout.toPx(f.fm.frame, ps.p.X[i], ps.p.Y[i])
+			if d := (px-x)*(px-x) + (py-y)*(py-y); d <= best {
+				best, bestSet, bestI = d, ps.name, i
+			}
+		}
+	}
+	return bestSet, bestI
+}
+
+func (f *Figure) onDown(ctx app.Context, id int, x, y float64, ptype string) {
+	s := f.S
+	st := f.ptr
+	if st == nil || f.fm == nil || !f.plotHit(x, y) {
+		return
+	}
+	st.pinch[id] = [2]float64{x, y}
+	if len(st.pinch) == 2 {
+		st.pinchStart = pinchDist(st.pinch)
+		st.frame = f.fm.frame
+		return
+	}
+	st.down, st.moved, st.startX, st.startY, st.lastX, st.lastY = true, false, x, y, x, y
+	st.frame, st.dragRow = f.fm.frame, -1
+	s.in.init()
+	set, i := f.nearest(x, y, 9)
+	if ptype == "touch" && s.in.tool == toolLook && i >= 0 {
+		f.showTip(set, i, x, y) // a tap reads a point
+	}
+	editing := s.editable() && f.View == "A"
+	switch {
+	case editing && s.in.tool == toolMove && i >= 0:
+		st.dragRow = f.rowOf(set, i)
+	case editing && s.in.tool == toolAdd:
+		dx, dy := f.layout.fromPx(f.fm.frame, x, y)
+		s.addEdit(ctx, wire.Edit{Op: "add", X: [2]float64{dx, dy}, Class: s.in.addClass}, false)
+		st.down = false
+	case editing && s.in.tool == toolErase && i >= 0:
+		s.addEdit(ctx, wire.Edit{Op: "erase", Index: f.rowOf(set, i)}, false)
+	case editing && s.in.tool == toolHard && i >= 0:
+		s.addEdit(ctx, wire.Edit{Op: "hard", Index: f.rowOf(set, i), Value: s.in.hardValue}, false)
+	}
+}
+
+func (f *Figure) onMove(ctx app.Context, id int, x, y float64) {
+	s := f.S
+	st := f.ptr
+	if st == nil || f.fm == nil {
+		return
+	}
+	if _, ok := st.pinch[id]; ok {
+		st.pinch[id] = [2]float64{x, y}
+	}
+	if len(st.pinch) == 2 && st.pinchStart > 0 {
+		d := pinchDist(st.pinch)
+		if d > 0 {
+			cx, cy := 0.0, 0.0
+			for _, p := range st.pinch {
+				cx, cy = cx+p[0]/2, cy+p[1]/2
+			}
+			f.zoomFrom(ctx, st.frame, cx, cy, st.pinchStart/d)
+		}
+		return
+	}
+	if !st.down {
+		if s.in.tool == toolLook || s.in.tool == "" {
+			set, i := f.nearest(x, y, 9)
+			if i >= 0 {
+				f.showTip(set, i, x, y)
+			} else if s.in.tip != nil {
+				s.in.tip = nil
+				f.Update()
+			}
+		}
+		return
+	}
+	if math.Hypot(x-st.startX, y-st.startY) > 3 {
+		st.moved = true
+	}
+	switch {
+	case st.dragRow >= 0:
+		dx, dy := f.layout.fromPx(f.fm.frame, math.Max(f.layout.px, math.Min(f.layout.px+f.layout.pw, x)), math.Max(f.layout.py, math.Min(f.layout.py+f.layout.ph, y)))
+		e := wire.Edit{Op: "move", Index: st.dragRow, X: [2]float64{round4(dx), round4(dy)}}
+		f.throttled(ctx, e)
+	case s.in.tool == toolHard && s.editable() && f.View == "A":
+		if set, i := f.nearest(x, y, 12); i >= 0 {
+			f.throttled(ctx, wire.Edit{Op: "hard", Index: f.rowOf(set, i), Value: s.in.hardValue})
+		}
+	case s.in.tool == toolLook && st.moved:
+		// pan: the window follows the pointer
+		fr := st.frame
+		sx := (fr[1] - fr[0]) / f.layout.pw
+		sy := (fr[3] - fr[2]) / f.layout.ph
+		ddx, ddy := (x-st.startX)*sx, (y-st.startY)*sy
+		nf := [4]float64{fr[0] - ddx, fr[1] - ddx, fr[2] + ddy, fr[3] + ddy}
+		s.setZoom(ctx, f.View, &nf)
+	}
+	st.lastX, st.lastY = x, y
+}
+
+// throttled applies a drag's edit at most once a frame; the latest wins.
+func (f *Figure) throttled(ctx app.Context, e wire.Edit) {
+	st := f.ptr
+	st.pending = &e
+	if st.raf {
+		return
+	}
+	st.raf = true
+	var cb app.Func
+	cb = app.FuncOf(func(this app.Value, args []app.Value) any {
+		cb.Release()
+		ctx.Dispatch(func(ctx app.Context) {
+			st.raf = false
+			if st.pending != nil {
+				e := *st.pending
+				st.pending = nil
+				f.S.addEdit(ctx, e, true)
+			}
+		})
+		return nil
+	})
+	app.Window().Call("requestAnimationFrame", cb)
+}
+
+func (f *Figure) onUp(ctx app.Context, id int, x, y float64) {
+	st := f.ptr
+	if st == nil {
+		return
+	}
+	delete(st.pinch, id)
+	if len(st.pinch) < 2 {
+		st.pinchStart = 0
+	}
+	if !st.down {
+		return
+	}
+	st.down = false
+	if st.dragRow >= 0 && st.moved {
+		dx, dy := f.layout.fromPx(f.fm.frame, math.Max(f.layout.px, math.Min(f.layout.px+f.layout.pw, x)), math.Max(f.layout.py, math.Min(f.layout.py+f.layout.ph, y)))
+		st.pending = nil
+		f.S.addEdit(ctx, wire.Edit{Op: "move", Index: st.dragRow, X: [2]float64{round4(dx), round4(dy)}}, false)
+	}
+	st.dragRow = -1
+}
+
+func round4(x float64) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 4, 64), 64)
+	return v
+}
+
+func pinchDist(p map[int][2]float64) float64 {
+	var a [][2]float64
+	for _, v := range p {
+		a = append(a, v)
+	}
+	if len(a) < 2 {
+		return 0
+	}
+	return math.Hypot(a[0][0]-a[1][0], a[0][1]-a[1][1])
+}
+
+// zoomAt zooms the current window by factor around a canvas position.
+func (f *Figure) zoomAt(ctx app.Context, x, y, factor float64) {
+	if f.fm == nil {
+		return
+	}
+	f.zoomFrom(ctx, f.fm.frame, x, y, factor)
+}
+
+func (f *Figure) zoomFrom(ctx app.Context, fr [4]float64, x, y, factor float64) {
+	cx, cy := f.layout.fromPx(fr, x, y)
+	factor = math.Max(0.05, math.Min(20, factor))
+	nf := [4]float64{cx - (cx-fr[0])*factor, cx + (fr[1]-cx)*factor, cy - (cy-fr[2])*factor, cy + (fr[3]-cy)*factor}
+	if w := nf[1] - nf[0]; !(w > 1e-9) || math.IsInf(w, 0) {
+		return
+	}
+	f.S.setZoom(ctx, f.View, &nf)
+}
+
+// rowOf returns the data row (stable id) of a plotted point.
+func (f *Figure) rowOf(set string, i int) int {
+	sh, _ := f.S.figureSource()
+	p := sh.res.Plot.Train
+	if set == "test" {
+		p = sh.res.Plot.Test
+	}
+	if i < len(p.Row) {
+		return p.Row[i]
+	}
+	return -1
+}
+
+// showTip reads a point's numbers into the tooltip.
+func (f *Figure) showTip(set string, i int, x, y float64) {
+	s := f.S
+	sh, fitted := s.figureSource()
+	if sh == nil {
+		return
+	}
+	res := sh.res
+	p := res.Plot.Train
+	if set == "test" {
+		p = res.Plot.Test
+	}
+	var lines []string
+	head := "Training point"
+	if set == "test" {
+		head = "Test point"
+	}
+	if i < len(p.Row) {
+		head += " · row " + strconv.Itoa(p.Row[i])
+	}
+	lines = append(lines, head)
+	switch {
+	case i < len(p.Class):
+		l := "class " + className(res.Data.Classes, p.Class[i])
+		if fitted && i < len(p.Pred) {
+			l += " · predicted " + className(res.Data.Classes, p.Pred[i])
+		}
+		lines = append(lines, l)
+	case i < len(p.Tags):
+		var on []string
+		for t := range res.Data.Tags {
+			if p.Tags[i]&(1<<uint(t)) != 0 {
+				on = append(on, res.Data.Tags[t])
+			}
+		}
+		lines = append(lines, "tags: "+strings.Join(on, ", "))
+	}
+	fx, fy := p.X[i], p.Y[i]
+	lines = append(lines, fmt.Sprintf("at (%s, %s)", strconv.FormatFloat(fx, 'g', 4, 64), strconv.FormatFloat(fy, 'g', 4, 64)))
+	if fitted {
+		if i < len(p.Decision) {
+			lines = append(lines, "decision f(x) = "+strconv.FormatFloat(p.Decision[i], 'g', 4, 64))
+		}
+		if i < len(p.Prob) {
+			lines = append(lines, "P("+className(res.Data.Classes, 1)+") = "+strconv.FormatFloat(p.Prob[i], 'f', 3, 64))
+		}
+		for _, v := range []string{"A", "B"} {
+			if d := p.Views[v]; i < len(d) {
+				lines = append(lines, "view "+v+" decision = "+strconv.FormatFloat(d[i], 'g', 4, 64))
+			}
+		}
+		if set == "train" {
+			m, _ := spec.Lookup(res.Model)
+			for _, k := range sortedDiagKeys(res.Report.Diagnostics) {
+				d := res.Report.Diagnostics[k]
+				if i >= len(d) {
+					continue
+				}
+				label := k
+				if m != nil {
+					if o := m.Output(k); o != nil {
+						label = o.Label
+					}
+				}
+				lines = append(lines, label+" = "+strconv.FormatFloat(d[i], 'g', 4, 64))
+			}
+		}
+	}
+	if i < len(p.Difficulty) {
+		lines = append(lines, fmt.Sprintf("difficulty (privileged noise): %.2f", p.Difficulty[i]))
+	}
+	s.in.tip = &tooltip{view: f.View, x: x, y: y, lines: lines}
+	f.Update()
+}
+
+func sortedDiagKeys(m map[string][]float64) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}

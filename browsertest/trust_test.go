@@ -1,0 +1,170 @@
+package browsertest
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+// setInput sets an input's value and fires change, as a user does.
+func (b *browser) setInput(t *testing.T, id, value string) {
+	t.Helper()
+	b.run(t, chromedp.Evaluate(fmt.Sprintf(`(() => { const e = document.getElementById(%q); e.value = %q;
+		e.dispatchEvent(new Event("input", {bubbles: true})); e.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`, id, value), nil))
+}
+
+func (b *browser) state(t *testing.T) string {
+	t.Helper()
+	return b.jsString(t, `(document.getElementById("result")||{dataset:{}}).dataset.state`)
+}
+
+// TestNoStaleResults changes the settings under a result and checks that
+// the result is marked out of date (dimmed, labelled with what it was
+// computed on) until the new one lands; that a cancelled fit leaves it so;
+// and that a data set's kernel width is never carried to another.
+func TestNoStaleResults(t *testing.T) {
+	url := startServer(t)
+	b := newBrowser(t, 1280, 1000)
+	b.run(t, chromedp.Navigate(url+"/?data=gen:moons&n=200&noise=0.2&seed=1&train=70&model=svm"), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
+	b.waitFresh(t, 2*time.Minute)
+	before := b.text(t, "#m-test-acc")
+	// A heavy change: n = 3000 with a large C trains for a while; cancel it.
+	b.setInput(t, "p-svm-C", "1000")
+	b.setInput(t, "n", "3000")
+	b.waitJS(t, `document.getElementById("result").dataset.state === "stale" || document.getElementById("train-cancel")`, time.Minute)
+	if !b.exists(t, "figure.plot.stale") || !strings.Contains(b.text(t, ".stale-label"), "computed on Two moons (n = 200") {
+		t.Errorf("the old figure is not marked out of date: label %q", b.jsString(t, `(document.querySelector(".stale-label")||{}).textContent`))
+	}
+	b.waitJS(t, `document.getElementById("train-cancel")`, time.Minute)
+	b.run(t, chromedp.Click("#train-cancel", chromedp.ByID))
+	b.waitJS(t, `(document.getElementById("error")||{}).textContent === "Training cancelled."`, 30*time.Second)
+	if !b.exists(t, "figure.plot.stale") || b.text(t, "#m-test-acc") != before {
+		t.Errorf("after a cancelled fit the old result must stay, marked out of date")
+	}
+	b.screenshot(t, "stale-after-cancel")
+
+	// Real data: the width set for wdbc's features is said, and is not
+	// carried to the digits.
+	b.run(t, chromedp.Navigate(url+"/?data=ds:wdbc&seed=1&train=70&model=svm"), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
+	b.waitFresh(t, 2*time.Minute)
+	notes := b.jsString(t, `(document.getElementById("notes")||{}).textContent`)
+	var params map[string]string
+	b.run(t, chromedp.Evaluate(`window.__lupiResult.params`, &params))
+	if !strings.Contains(notes, "1/10") || params["gamma"] != "0.1" || strings.Contains(b.jsString(t, "location.search"), "gamma") {
+		t.Errorf("wdbc: notes %q, γ used %s, link %s", notes, params["gamma"], b.jsString(t, "location.search"))
+	}
+	b.choose(t, "dataset", "ds:digits-lowhigh")
+	b.waitFresh(t, 3*time.Minute)
+	b.run(t, chromedp.Evaluate(`window.__lupiResult.params`, &params))
+	notes = b.jsString(t, `(document.getElementById("notes")||{}).textContent`)
+	if params["gamma"] == "0.1" || !strings.Contains(notes, "1/") || strings.Contains(notes, "1/10 ") {
+		t.Errorf("digits: γ used %s, notes %q (wdbc's width must not carry over)", params["gamma"], notes)
+	}
+	if rows := b.jsString(t, `document.querySelectorAll("#confusion tbody tr").length`); rows == "2" {
+		t.Errorf("the confusion matrix still has wdbc's two classes")
+	}
+}
+
+// TestInputsBehave checks the forms: valid step/min/max on every number
+// input, a refused value states the real range and starts no fit, arrow
+// keys step a log-scale parameter by 1-2-5.
+func TestInputsBehave(t *testing.T) {
+	url := startServer(t)
+	b := newBrowser(t, 1280, 1000)
+	b.run(t, chromedp.Navigate(url+"/?data=gen:lupi2d&n=150&noise=0.2&seed=1&train=70&model=svm2plus"), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
+	b.waitFresh(t, 2*time.Minute)
+	b.run(t, chromedp.Evaluate(`document.querySelectorAll("details").forEach(d => d.open = true)`, nil))
+	var bad []string
+	b.run(t, chromedp.Evaluate(`Array.from(document.querySelectorAll("input[type=number]")).filter(e => {
+		const st = e.getAttribute("step");
+		return !e.checkValidity() || (st !== null && st !== "any" && !(parseFloat(st) > 0));
+	}).map(e => e.id + " step=" + e.getAttribute("step") + " value=" + e.value)`, &bad))
+	if len(bad) > 0 {
+		t.Errorf("number inputs invalid at their own values: %v", bad)
+	}
+	jobs := b.jsString(t, `lupiPool.stats().jobs`)
+	b.setInput(t, "n", "99999")
+	b.waitJS(t, `document.getElementById("n-err")`, 10*time.Second)
+	if msg := b.text(t, "#n-err"); !strings.Contains(msg, "between 10 and 5000") {
+		t.Errorf("samples 99999: %q", msg)
+	}
+	b.setInput(t, "noise", "7")
+	b.waitJS(t, `document.getElementById("noise-err")`, 10*time.Second)
+	if msg := b.text(t, "#noise-err"); !strings.Contains(msg, "between 0 and 2") {
+		t.Errorf("noise 7: %q", msg)
+	}
+	b.setInput(t, "p-svm2plus-C", "-3")
+	b.waitJS(t, `document.getElementById("p-svm2plus-C-err")`, 10*time.Second)
+	if msg := b.text(t, "#p-svm2plus-C-err"); !strings.Contains(msg, "between 0.0001 and 1") {
+		t.Errorf("C = −3: %q", msg)
+	}
+	time.Sleep(time.Second)
+	if now := b.jsString(t, `lupiPool.stats().jobs`); now != jobs || b.jsString(t, `document.getElementById("train").disabled`) != "true" {
+		t.Errorf("an invalid form started a fit (jobs %s → %s) or left Train enabled", jobs, now)
+	}
+	b.screenshot(t, "invalid-inputs")
+	// Fix the values: the errors go and a fit follows.
+	b.setInput(t, "n", "150")
+	b.setInput(t, "noise", "0.2")
+	b.setInput(t, "p-svm2plus-C", "1")
+	b.waitFresh(t, 2*time.Minute)
+	// Arrow keys step λ multiplicatively: 1 → 2 → 5, and down again.
+	b.run(t, chromedp.Focus("#p-svm2plus-lambda", chromedp.ByID))
+	for _, step := range []struct{ key, want string }{{"ArrowUp", "2"}, {"ArrowUp", "5"}, {"ArrowUp", "10"}, {"ArrowDown", "5"}} {
+		b.run(t, chromedp.Evaluate(fmt.Sprintf(`document.getElementById("p-svm2plus-lambda").dispatchEvent(new KeyboardEvent("keydown", {key: %q, bubbles: true, cancelable: true}))`, step.key), nil))
+		b.waitJS(t, fmt.Sprintf(`document.getElementById("p-svm2plus-lambda").value === %q`, step.want), 10*time.Second)
+	}
+}
+
+// TestFigureExportsAndPixels checks the figure at a device-pixel ratio of
+// 2 (a backing store of twice the CSS size), and the PNG and SVG exports:
+// both parse, the PNG at twice the size, the SVG with the title, axes and
+// legend as text.
+func TestFigureExportsAndPixels(t *testing.T) {
+	url := startServer(t)
+	b := newBrowser(t, 1280, 1000)
+	b.run(t, emulation.SetDeviceMetricsOverride(1280, 1000, 2, false))
+	b.run(t, chromedp.Navigate(url+"/?data=gen:lupi2d&n=150&noise=0.2&seed=1&train=70&model=svm2plus"), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
+	b.waitFresh(t, 2*time.Minute)
+	info := b.waitMap(t, "a", time.Minute)
+	cw, bw := info["cssWidth"].(float64), info["backingWidth"].(float64)
+	ch, bh := info["cssHeight"].(float64), info["backingHeight"].(float64)
+	if info["ratio"].(float64) != 2 || bw != 2*cw || bh != 2*ch {
+		t.Errorf("at device-pixel ratio 2 the canvas is %v×%v CSS px with a %v×%v backing store", cw, ch, bw, bh)
+	}
+	b.run(t, chromedp.Click("#export-svg", chromedp.ByID))
+	b.waitJS(t, `window.__lupiLastDownload && window.__lupiLastDownload.name.endsWith(".svg")`, 20*time.Second)
+	svg := b.jsString(t, `window.__lupiLastDownloadText`)
+	var parsed bool
+	b.run(t, chromedp.Evaluate(fmt.Sprintf(`(() => { const d = new DOMParser().parseFromString(%s, "image/svg+xml"); return !d.querySelector("parsererror") && d.documentElement.tagName === "svg"; })()`, jsonString(svg)), &parsed))
+	for _, want := range []string{"SVM2+ on LUPI 2-D", "x_1", "x_2", "decision value f(x)", "(training)", "halo:", "<path", "<circle"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the SVG lacks %q", want)
+		}
+	}
+	if !parsed {
+		t.Error("the SVG does not parse")
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "figure.svg"), []byte(svg), 0o644)
+	b.run(t, chromedp.Evaluate(`window.__lupiPNG = null; true`, nil), chromedp.Click("#export-png", chromedp.ByID))
+	b.waitJS(t, `window.__lupiLastDownload && window.__lupiLastDownload.name.endsWith(".png")`, 20*time.Second)
+	status := b.text(t, "#export-status")
+	t.Logf("exports: SVG %d bytes; %s", len(svg), status)
+	if !strings.Contains(status, "pixels") {
+		t.Errorf("PNG export: %q", status)
+	}
+	b.screenshot(t, "figure-dpr2")
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

@@ -1,0 +1,43 @@
+// LUPI Lab's canvas helpers: the figure code (Go, app/paint.go) lays out
+// thousands of points and hands them over in one call each, as typed
+// arrays, instead of two calls a point.
+"use strict";
+window.lupiDraw = {
+  // marks draws circles (shape "circle") or squares of radius rs[i] at
+  // (xs[i], ys[i]), filled and/or stroked.
+  marks(c, shape, xs, ys, rs, fill, stroke, width) {
+    c.beginPath();
+    for (let i = 0; i < xs.length; i++) {
+      const r = rs[i];
+      if (shape === "square") {
+        c.rect(xs[i] - r, ys[i] - r, 2 * r, 2 * r);
+      } else {
+        c.moveTo(xs[i] + r, ys[i]);
+        c.arc(xs[i], ys[i], r, 0, 2 * Math.PI);
+      }
+    }
+    if (fill) { c.fillStyle = fill; c.fill(); }
+    if (stroke) { c.strokeStyle = stroke; c.lineWidth = width; c.stroke(); }
+  },
+  // crosses draws ✕ marks of half-size r.
+  crosses(c, xs, ys, r, stroke, width) {
+    c.beginPath();
+    for (let i = 0; i < xs.length; i++) {
+      c.moveTo(xs[i] - r, ys[i] - r); c.lineTo(xs[i] + r, ys[i] + r);
+      c.moveTo(xs[i] + r, ys[i] - r); c.lineTo(xs[i] - r, ys[i] + r);
+    }
+    c.strokeStyle = stroke; c.lineWidth = width; c.stroke();
+  },
+  // path strokes a polyline given as (x0, y0, x1, y1, …).
+  path(c, pts, closed, stroke, width, dash) {
+    if (pts.length < 4) return;
+    c.setLineDash(dash || []);
+    c.strokeStyle = stroke; c.lineWidth = width;
+    c.beginPath();
+    c.moveTo(pts[0], pts[1]);
+    for (let i = 2; i + 1 < pts.length; i += 2) c.lineTo(pts[i], pts[i + 1]);
+    if (closed) c.closePath();
+    c.stroke();
+    c.setLineDash([]);
+  },
+};
