@@ -32,6 +32,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path"
 	"path/filepath"
@@ -244,9 +245,38 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(p, "/web/"):
 		s.serveFile(w, r, strings.TrimPrefix(p, "/web/"))
 	case s.pages[p]:
-		s.goapp.ServeHTTP(w, r)
+		s.servePage(w, r)
 	default:
 		http.NotFound(w, r)
+	}
+}
+
+// go-app's pages forbid zooming (maximum-scale=1, user-scalable=0); people
+// who need larger text must be able to zoom, so the server lets them.
+const (
+	lockedViewport = "width=device-width, initial-scale=1, maximum-scale=1, user-scalable=0, viewport-fit=cover"
+	zoomViewport   = "width=device-width, initial-scale=1, viewport-fit=cover"
+)
+
+// servePage serves go-app's pre-rendered pages (and its other files) with
+// the viewport fixed to allow zooming.
+func (s *site) servePage(w http.ResponseWriter, r *http.Request) {
+	rec := httptest.NewRecorder()
+	s.goapp.ServeHTTP(rec, r)
+	body := rec.Body.Bytes()
+	if strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") {
+		body = bytes.ReplaceAll(body, []byte(lockedViewport), []byte(zoomViewport))
+		rec.Header().Del("Content-Length")
+	}
+	for k, v := range rec.Header() {
+		w.Header()[k] = v
+	}
+	if rec.Header().Get("Content-Length") != "" {
+		w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+	}
+	w.WriteHeader(rec.Code)
+	if r.Method != http.MethodHead {
+		w.Write(body)
 	}
 }
 
@@ -460,6 +490,20 @@ func exportStatic(dir, webDir, base string) error {
 		return err
 	}
 	if err := app.GenerateStaticWebsite(dir, s.goapp, ui.Pages()...); err != nil {
+		return err
+	}
+	// Allow zooming in the exported pages too (see servePage).
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(p, bytes.ReplaceAll(b, []byte(lockedViewport), []byte(zoomViewport)), 0o644)
+	})
+	if err != nil {
 		return err
 	}
 	// Copy web/ (go-app only creates the empty folder), and replace go-app's

@@ -23,6 +23,7 @@ func testWeb(t *testing.T) string {
 	dir := t.TempDir()
 	files := map[string]string{
 		"app.wasm":            strings.Repeat("\x00asm wasm bytes ", 4096),
+		"compute.wasm":        strings.Repeat("\x00asm compute bytes ", 4096),
 		"wasm_exec.js":        "// wasm_exec for tests\n",
 		"style.css":           "body{}",
 		"datasets/index.json": `[{"name":"toy","file":"toy.csv"}]`,
@@ -356,6 +357,18 @@ func TestWebRootIsSealed(t *testing.T) {
 	for _, name := range []string{"leak.csv", "root", "up"} {
 		if _, err := os.Lstat(filepath.Join(out, "web", "datasets", name)); err == nil {
 			t.Errorf("exported %s", name)
+// TestPagesAllowZoom: the pages must not forbid zooming (WCAG 1.4.4).
+func TestPagesAllowZoom(t *testing.T) {
+	s, err := newSite(testWeb(t), "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/", "/learn/svm2plus"} {
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, httptest.NewRequest("GET", p, nil))
+		body := rec.Body.String()
+		if rec.Code != 200 || strings.Contains(body, "user-scalable=0") || !strings.Contains(body, zoomViewport) {
+			t.Errorf("%s: status %d, viewport locked: %v", p, rec.Code, strings.Contains(body, "user-scalable=0"))
 		}
 	}
 }
@@ -403,6 +416,25 @@ func TestAcceptEncodingQualities(t *testing.T) {
 			if enc := resp.Header.Get("Content-Encoding"); enc != "" || resp.StatusCode != http.StatusOK {
 				t.Errorf("GET %s with Accept-Encoding %q: %d, Content-Encoding %q", p, h, resp.StatusCode, enc)
 			}
+// TestComputeWasmServed: the compute build is served compressed like the UI
+// build, and both are listed for the service worker.
+func TestComputeWasmServed(t *testing.T) {
+	s, err := newSite(testWeb(t), "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest("GET", "/web/compute.wasm", nil)
+	req.Header.Set("Accept-Encoding", "gzip")
+	s.ServeHTTP(rec, req)
+	if rec.Code != 200 || rec.Header().Get("Content-Encoding") != "gzip" || rec.Header().Get("Content-Type") != "application/wasm" {
+		t.Errorf("compute.wasm: %d %v", rec.Code, rec.Header())
+	}
+	rec = httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest("GET", "/app-worker.js", nil))
+	for _, want := range []string{"/web/compute.wasm", "/web/worker.js", "/web/pool.js", "/web/draw.js", "/web/wasm_exec.js"} {
+		if !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("the service worker does not cache %s", want)
 		}
 	}
 }

@@ -299,7 +299,7 @@ func (t *Thumb) draw(ctx app.Context) {
 	if t.Row.mv != nil {
 		sh.maps["A"] = t.Row.mv
 	}
-	fm := buildFigure(sh, true, "A", 0, "", nil, nil, false)
+	fm := buildFigure(sh, sh, true, "A", 0, "", nil, nil, false)
 	if fm == nil {
 		return
 	}

@@ -103,7 +103,7 @@ func (d *DataPanel) number(id, label string, v, min, max, step float64, frac boo
 				return
 			}
 			d.Update()
-		})
+		}, id)
 	if errMsg != "" {
 		in = in.Aria("invalid", "true")
 	}

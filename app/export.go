@@ -113,14 +113,14 @@ func (x *ExportBar) onCSV(ctx app.Context, e app.Event) {
 // the figures side by side, and the legend under them.
 func (x *ExportBar) exportFigures() ([]*figModel, string, bool) {
 	s := x.S
-	sh, fitted := s.figureSource()
+	sh, maps, fitted := s.figureSources()
 	if sh == nil {
 		return nil, "", false
 	}
 	var figs []*figModel
 	for _, v := range []string{"A", "B"} {
 		s.in.init()
-		if fm := buildFigure(sh, fitted, v, s.tagShown, s.layerPick, s.in.zoom[v], s.zoomMapFor(v), s.in.tool == toolHard); fm != nil {
+		if fm := buildFigure(sh, maps, fitted, v, s.tagShown, s.layerPick, s.in.zoom[v], s.zoomMapFor(v), s.in.tool == toolHard); fm != nil {
 			figs = append(figs, fm)
 		}
 	}

@@ -91,27 +91,38 @@ func (l figLayout) fromPx(fr [4]float64, px, py float64) (float64, float64) {
 	return fr[0] + (px-l.px)/l.pw*(fr[1]-fr[0]), fr[3] - (py-l.py)/l.ph*(fr[3]-fr[2])
 }
 
-// figureSource returns the result a figure shows: the fitted one, or the
-// data's points before any fit on them.
-func (s *session) figureSource() (*shown, bool) {
-	if s.shown != nil && (s.preview == nil || s.shown.set.DataKey() == s.set.DataKey() || s.preview.set.DataKey() != s.set.DataKey()) {
-		return s.shown, true
+// figureSources returns what the figures show: pts, the result whose
+// points are drawn (the fit's, or the current data's before a fit on it),
+// and maps, the fit whose maps lie under them (nil when the data changed
+// to another source: its maps would mean nothing there). fitted reports
+// that both are the same fit, so the points carry its diagnostics.
+func (s *session) figureSources() (pts, maps *shown, fitted bool) {
+	cur := s.set.DataKey()
+	switch {
+	case s.shown != nil && s.shown.set.DataKey() == cur:
+		return s.shown, s.shown, true
+	case s.preview != nil && s.preview.set.DataKey() == cur:
+		if s.shown != nil && s.shown.set.Source == s.set.Source && !s.shown.res.Plot.Projected && !s.preview.res.Plot.Projected {
+			return s.preview, s.shown, false
+		}
+		return s.preview, nil, false
+	case s.shown != nil:
+		return s.shown, s.shown, true
+	case s.preview != nil:
+		return s.preview, nil, false
 	}
-	if s.preview != nil {
-		return s.preview, false
-	}
-	return nil, false
+	return nil, nil, false
 }
 
-// showsFitted reports whether the figures show the fitted result (not the
-// new data's points).
-func (s *session) showsFitted() bool {
-	_, fitted := s.figureSource()
-	return fitted
+// figureSource returns the result whose points the figures draw, and
+// whether it is the fitted result.
+func (s *session) figureSource() (*shown, bool) {
+	pts, _, fitted := s.figureSources()
+	return pts, fitted
 }
 
 // buildFigure lays out one view of the result on screen.
-func buildFigure(sh *shown, fitted bool, view string, tag int, layerPick string, zoom *[4]float64, zoomMap *mapView, brush bool) *figModel {
+func buildFigure(sh, maps *shown, fitted bool, view string, tag int, layerPick string, zoom *[4]float64, zoomMap *mapView, brush bool) *figModel {
 	res := sh.res
 	fm := &figModel{view: view, frame: res.Plot.Frame, axes: res.Plot.Axes}
 	train, test := res.Plot.Train, res.Plot.Test
@@ -135,8 +146,8 @@ func buildFigure(sh *shown, fitted bool, view string, tag int, layerPick string,
 	fm.title = figureTitle(m, res, view, multiLabel, tag)
 
 	// the map
-	if fitted {
-		mv := sh.maps[view]
+	if maps != nil {
+		mv := maps.maps[view]
 		if zoomMap != nil {
 			mv = zoomMap
 		}
@@ -332,6 +343,8 @@ func pickLayer(fm *figModel, mv *mapView, multiLabel bool, tag int, pick string,
 		fm.scale = scale{kind: "prob", lo: 0, hi: 1, label: "P(" + className(classes, 1) + ")"}
 	case wire.LayerVar:
 		fm.scale = scale{kind: "sequential", lo: 0, hi: l.Max, label: "predictive variance"}
+	case wire.LayerEntropy:
+		fm.scale = scale{kind: "sequential", lo: 0, hi: 1, label: "predictive entropy (bits)"}
 	case wire.LayerClass:
 		fm.scale = scale{kind: "classes", n: nClasses, label: "predicted class"}
 	case wire.LayerTag:
@@ -339,8 +352,11 @@ func pickLayer(fm *figModel, mv *mapView, multiLabel bool, tag int, pick string,
 	default:
 		lo, hi := robustSpan(mv.layers[l.Name])
 		fm.scale = scale{kind: "diverging", lo: lo, hi: hi, label: "decision value f(x)"}
-		if l.Kind == wire.LayerMean {
-			fm.scale.label = "latent mean"
+		switch l.Kind {
+		case wire.LayerMean:
+			fm.scale.label = "latent mean m(x)"
+		case wire.LayerScore:
+			fm.scale.label = "decision score (0 at the boundary)"
 		}
 	}
 	for _, c := range l.Contours {
@@ -348,10 +364,13 @@ func pickLayer(fm *figModel, mv *mapView, multiLabel bool, tag int, pick string,
 		switch c.Style {
 		case "boundary":
 			cs.label = "decision boundary"
-			if l.Kind == wire.LayerProb {
+			switch l.Kind {
+			case wire.LayerProb:
 				cs.label += " (p = 0.5)"
-			} else if l.Kind == wire.LayerDecision {
+			case wire.LayerDecision:
 				cs.label += " (f = 0)"
+			case wire.LayerMean:
+				cs.label += " (m = 0, p = 0.5)"
 			}
 		case "margin":
 			cs.width, cs.dash = 1.2, []float64{6, 4}
@@ -360,7 +379,9 @@ func pickLayer(fm *figModel, mv *mapView, multiLabel bool, tag int, pick string,
 			}
 		case "level":
 			cs.width, cs.dash, cs.colour = 1, []float64{2, 3}, "#444"
-			cs.label = fmt.Sprintf("p = %g", c.Level)
+			if c.Level == 0.1 {
+				cs.label = "p = 0.1 and 0.9"
+			}
 		}
 		fm.contours = append(fm.contours, cs)
 	}

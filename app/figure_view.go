@@ -72,19 +72,23 @@ func (f *Figure) OnUpdate(ctx app.Context) { ctx.Defer(func(ctx app.Context) { f
 
 // figureKey identifies what a figure of the session shows.
 func figureKey(s *session, view string) string {
-	sh, fitted := s.figureSource()
+	sh, maps, fitted := s.figureSources()
 	if sh == nil {
 		return ""
 	}
 	s.in.init()
-	return fmt.Sprintf("%s|%p|%v|%d|%s|%p|%p|%v|%v|%p|%v", view, sh, fitted, s.tagShown, s.layerPick, sh.maps["A"], sh.maps["B"], fitted && s.stale(),
+	var ma, mb *mapView
+	if maps != nil {
+		ma, mb = maps.maps["A"], maps.maps["B"]
+	}
+	return fmt.Sprintf("%s|%p|%p|%v|%d|%s|%p|%p|%v|%v|%p|%v", view, sh, maps, fitted, s.tagShown, s.layerPick, ma, mb, s.stale(),
 		s.in.zoom[view], s.zoomMapFor(view), s.in.tool == toolHard)
 }
 
 // Render implements app.Composer.
 func (f *Figure) Render() app.UI {
 	s := f.S
-	sh, fitted := s.figureSource()
+	sh, maps, fitted := s.figureSources()
 	if sh == nil {
 		return app.Figure().ID("fig-"+lowerView(f.View)).Class("plot empty").Body(
 			app.Div().ID("wrap-"+lowerView(f.View)).Class("canvas-wrap").Body(
@@ -97,13 +101,22 @@ func (f *Figure) Render() app.UI {
 	// another reason draws nothing anew).
 	if f.Key != f.fmKey || f.fm == nil {
 		s.in.init()
-		f.fm, f.fmKey = buildFigure(sh, fitted, f.View, s.tagShown, s.layerPick, s.in.zoom[f.View], s.zoomMapFor(f.View), s.in.tool == toolHard), f.Key
+		f.fm, f.fmKey = buildFigure(sh, maps, fitted, f.View, s.tagShown, s.layerPick, s.in.zoom[f.View], s.zoomMapFor(f.View), s.in.tool == toolHard), f.Key
 	}
 	fm := f.fm
 	if fm == nil {
 		return app.Div()
 	}
-	stale := fitted && s.stale()
+	// The map (and with it the figure) is out of date when it was
+	// computed with other settings than the current ones.
+	stale := maps != nil && s.stale()
+	staleText := ""
+	if stale {
+		staleText = "Out of date: computed on " + maps.set.Describe()
+		if !fitted {
+			staleText = "The points are the current data; the map under them was computed on " + maps.set.Describe()
+		}
+	}
 	desc := fmt.Sprintf("%s. Horizontal axis: %s; vertical axis: %s.", fm.title, fm.axes[0], fm.axes[1])
 	if fm.hasMap {
 		desc += " Background: " + fm.scale.label + "."
@@ -117,7 +130,7 @@ func (f *Figure) Render() app.UI {
 	return app.Figure().ID("fig-"+lowerView(f.View)).Class(cls).Body(
 		app.Div().ID("wrap-"+lowerView(f.View)).Class("canvas-wrap").Body(
 			app.Canvas().ID(f.id()).Role("img").Aria("label", desc),
-			app.If(stale, app.P().Class("stale-label").Text("Out of date: computed on "+sh.set.Describe())),
+			app.If(stale, app.P().Class("stale-label").Text(staleText)),
 			app.If(fitted && fm.preview && !stale, app.Span().Class("refining").Text("refining the map…")),
 			f.tipUI(),
 		),

@@ -137,7 +137,7 @@ func (s *session) setZoom(ctx app.Context, view string, fr *[4]float64) {
 
 func (s *session) requestZoomMap(ctx app.Context, view string, fr [4]float64) {
 	sh := s.shown
-	if sh == nil || !s.showsFitted() || (sh.res.Handle == "" && sh.res.Saved == "") {
+	if sh == nil || s.stale() || (sh.res.Handle == "" && sh.res.Saved == "") {
 		return
 	}
 	if j := s.in.zoomJob[view]; j != nil {

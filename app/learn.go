@@ -2,7 +2,6 @@ package app
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
@@ -140,6 +139,8 @@ func tourByID(id string) *tour {
 // Learn shows the list of tours (/learn) or one tour (/learn/<id>).
 type Learn struct {
 	app.Compo
+	// Tour is the tour's id ("" for the list), from the path.
+	Tour string
 	id   string
 	s    *session
 	step int
@@ -153,13 +154,13 @@ func (l *Learn) OnInit() {
 	l.done = map[int]bool{}
 }
 
-// OnNav reads the tour from the path.
-func (l *Learn) OnNav(ctx app.Context) {
-	id := strings.TrimPrefix(strings.TrimPrefix(ctx.Page().URL().Path, staticBase(ctx)), "/learn")
-	l.id = strings.Trim(id, "/")
+// open sets the tour up at its first step.
+func (l *Learn) open() {
+	l.id = l.Tour
 	l.step, l.done = 0, map[int]bool{}
+	l.s.set = DefaultSettings()
+	l.s.shown, l.s.preview, l.s.in = nil, nil, interaction{}
 	if t := tourByID(l.id); t != nil {
-		l.s.set = DefaultSettings()
 		t.steps[0].set(&l.s.set)
 	}
 }
@@ -168,17 +169,32 @@ func (l *Learn) OnNav(ctx app.Context) {
 func (l *Learn) OnMount(ctx app.Context) {
 	markLive()
 	ctx.LocalStorage().Set(toursSeenKey, true)
-	if tourByID(l.id) == nil {
-		return
-	}
+	l.open()
+	l.s.register(l)
 	StartCompute(ctx, poolSizeSetting(ctx))
 	ComputeReady(ctx, func(ctx app.Context) {
 		l.s.computeReady = true
-		l.s.requestPreview(ctx)
-		l.s.startFit(ctx)
-		l.s.refresh()
+		l.start(ctx)
 	})
-	l.s.register(l)
+}
+
+// OnUpdate opens another tour when the path changed.
+func (l *Learn) OnUpdate(ctx app.Context) {
+	if l.Tour != l.id {
+		l.open()
+		if l.s.computeReady {
+			l.start(ctx)
+		}
+	}
+}
+
+func (l *Learn) start(ctx app.Context) {
+	if tourByID(l.id) == nil {
+		return
+	}
+	l.s.requestPreview(ctx)
+	l.s.startFit(ctx)
+	l.s.refresh()
 }
 
 // OnDismount stops the running fit.
@@ -189,6 +205,9 @@ func (l *Learn) OnDismount() {
 
 // Render implements app.Composer.
 func (l *Learn) Render() app.UI {
+	if l.id != l.Tour {
+		l.open() // first render (the server's pre-render too)
+	}
 	t := tourByID(l.id)
 	if t == nil {
 		return app.Article().Class("learn-index").Body(

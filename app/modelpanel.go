@@ -174,7 +174,7 @@ func (m *ModelPanel) param(ms *spec.Spec, p spec.Param, val string) app.UI {
 	errMsg := s.fieldErrs[id]
 	switch p.Kind {
 	case spec.Choice:
-		control = app.Select().ID(id).OnChange(func(ctx app.Context, e app.Event) { set(ctx, ctx.JSSrc().Get("value").String()) }).Body(
+		control = app.Select().ID(id).OnChange(func(ctx app.Context, e app.Event) { set(ctx, ctx.JSSrc().Get("value").String()) }, id).Body(
 			app.Range(p.Choices).Slice(func(i int) app.UI {
 				c := p.Choices[i]
 				return app.Option().Value(c).Selected(c == val).Text(c)
@@ -184,7 +184,7 @@ func (m *ModelPanel) param(ms *spec.Spec, p spec.Param, val string) app.UI {
 		b, _ := strconv.ParseBool(val)
 		control = app.Input().Type("checkbox").ID(id).Checked(b).OnChange(func(ctx app.Context, e app.Event) {
 			set(ctx, strconv.FormatBool(ctx.JSSrc().Get("checked").Bool()))
-		})
+		}, id)
 	default:
 		number := app.Input().Type("number").ID(id).Class("num").Value(val).Aria("describedby", id+"-err").
 			OnChange(func(ctx app.Context, e app.Event) {
@@ -195,7 +195,7 @@ func (m *ModelPanel) param(ms *spec.Spec, p spec.Param, val string) app.UI {
 					return
 				}
 				set(ctx, text)
-			})
+			}, id)
 		if p.Kind == spec.Int {
 			number = number.Step(1)
 		} else {
@@ -224,7 +224,7 @@ func (m *ModelPanel) param(ms *spec.Spec, p spec.Param, val string) app.UI {
 				text := strconv.FormatFloat(next, 'g', -1, 64)
 				ctx.JSSrc().Set("value", text)
 				set(ctx, text)
-			})
+			}, id)
 			pos := 0.0
 			if f > 0 {
 				pos = math.Log10(f)
@@ -233,8 +233,8 @@ func (m *ModelPanel) param(ms *spec.Spec, p spec.Param, val string) app.UI {
 				Aria("label", label+" (log scale)").
 				Min(math.Log10(p.Min)).Max(math.Log10(p.Max)).Step(0.01).
 				Value(strconv.FormatFloat(pos, 'f', 3, 64)).
-				OnInput(func(ctx app.Context, e app.Event) { m.slide(ctx, p, ctx.JSSrc().Get("value").String(), true) }).
-				OnChange(func(ctx app.Context, e app.Event) { m.slide(ctx, p, ctx.JSSrc().Get("value").String(), false) })
+				OnInput(func(ctx app.Context, e app.Event) { m.slide(ctx, p, ctx.JSSrc().Get("value").String(), true) }, id).
+				OnChange(func(ctx app.Context, e app.Event) { m.slide(ctx, p, ctx.JSSrc().Get("value").String(), false) }, id)
 			control = app.Div().Class("logpair").Body(slider, number)
 		} else {
 			control = number

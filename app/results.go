@@ -227,9 +227,11 @@ func (r *ResultView) tools(sh *shown) app.UI {
 // layer of a GP (probability, latent mean, uncertainty).
 func (r *ResultView) controls(sh *shown, fitted bool) app.UI {
 	s := r.S
-	if sh == nil || !fitted {
+	_, maps, _ := s.figureSources()
+	if sh == nil || maps == nil {
 		return nil
 	}
+	sh = maps
 	var ui []app.UI
 	if tags := sh.res.Data.Tags; len(tags) > 0 {
 		ui = append(ui, app.Div().Class("param inline").Body(
@@ -248,12 +250,13 @@ func (r *ResultView) controls(sh *shown, fitted bool) app.UI {
 		var opts []string
 		for _, l := range mv.g.Layers {
 			switch l.Kind {
-			case wire.LayerProb, wire.LayerMean, wire.LayerVar:
+			case wire.LayerProb, wire.LayerMean, wire.LayerVar, wire.LayerEntropy:
 				opts = append(opts, l.Name)
 			}
 		}
 		if len(opts) > 1 {
-			label := map[string]string{wire.LayerProb: "probability", wire.LayerMean: "latent mean", wire.LayerVar: "predictive uncertainty (variance)"}
+			label := map[string]string{wire.LayerProb: "probability", wire.LayerMean: "latent mean", wire.LayerVar: "uncertainty: latent variance",
+				wire.LayerEntropy: "uncertainty: predictive entropy"}
 			ui = append(ui, app.Div().Class("param inline").Body(
 				app.Label().For("layer").Text("Map shows"),
 				app.Select().ID("layer").OnChange(func(ctx app.Context, e app.Event) {
@@ -293,7 +296,7 @@ type row struct{ id, label, value, help string }
 func (m *Metrics) Render() app.UI {
 	s := m.S
 	sh := s.shown
-	if sh == nil || !s.showsFitted() {
+	if sh == nil {
 		return app.Div().ID("metrics-block")
 	}
 	res := sh.res
@@ -367,7 +370,12 @@ func (m *Metrics) Render() app.UI {
 		solverRows = append(solverRows, row{"m-note-" + n.Param, "Set for this data", n.Text, ""})
 	}
 	warnings := append(append([]string(nil), rep.Warnings...), res.Warnings...)
-	return app.Div().ID("metrics-block").Class("metrics").Body(
+	cls := "metrics"
+	if s.stale() {
+		cls += " stale"
+	}
+	return app.Div().ID("metrics-block").Class(cls).Body(
+		app.If(s.stale(), app.P().ID("metrics-stale").Class("stale-note").Text("Out of date: these numbers are for "+sh.set.Describe()+".")),
 		app.Div().Body(
 			table("metrics", "Result of "+sh.set.Describe(), rows),
 			app.If(len(res.Notes) > 0, app.Ul().ID("notes").Class("notes").Body(

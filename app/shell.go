@@ -10,6 +10,7 @@ import (
 type Shell struct {
 	app.Compo
 	tab    string
+	tour   string // /learn/<tour>
 	update bool // a new version was deployed and is ready
 }
 
@@ -32,7 +33,7 @@ func (s *Shell) OnNav(ctx app.Context) {
 	path := strings.TrimPrefix(ctx.Page().URL().Path, staticBase(ctx))
 	switch {
 	case strings.HasPrefix(path, "/learn"):
-		s.tab = "learn"
+		s.tab, s.tour = "learn", strings.Trim(strings.TrimPrefix(path, "/learn"), "/")
 	default:
 		s.tab = ctx.Page().URL().Query().Get("tab")
 	}
@@ -53,7 +54,7 @@ func (s *Shell) Render() app.UI {
 	case "papers":
 		view = &Papers{}
 	case "learn":
-		view = &Learn{}
+		view = &Learn{Tour: s.tour}
 	default:
 		view = &Playground{}
 	}

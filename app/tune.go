@@ -335,7 +335,7 @@ func (t *TunePanel) result() app.UI {
 				s.changed(ctx)
 				s.startFit(ctx)
 				s.refresh()
-			}),
+			}, fmt.Sprintf("%p-%d-%d", g, g.bestI, g.bestJ)),
 		)
 	}
 	return app.Div().Class(cls).Body(

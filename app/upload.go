@@ -349,12 +349,17 @@ func (u *UploadPanel) roleTable() app.UI {
 						app.Label().For(fmt.Sprintf("role-%d", i)).Text(r.Header[i]),
 						app.Br(),
 						app.Select().ID(fmt.Sprintf("role-%d", i)).OnChange(func(ctx app.Context, e app.Event) {
-							for len(u.roles) < len(r.Header) {
+							if u.parsed == nil {
+								return
+							}
+							for len(u.roles) < len(u.parsed.Header) {
 								u.roles = append(u.roles, "")
 							}
-							u.roles[i] = ctx.JSSrc().Get("value").String()
+							if i < len(u.roles) {
+								u.roles[i] = ctx.JSSrc().Get("value").String()
+							}
 							u.check(ctx)
-						}).Body(
+						}, i).Body(
 							app.Range(roleChoices).Slice(func(k int) app.UI {
 								c := roleChoices[k]
 								return app.Option().Value(c.role).Selected(role == c.role).Text(c.label)

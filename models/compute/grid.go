@@ -9,7 +9,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"lupilab/models/data"
 	"lupilab/models/model"
 	"lupilab/models/run"
 	"lupilab/models/viz"
@@ -17,7 +16,10 @@ import (
 )
 
 // mapOf evaluates an outcome's model over a side×side grid of a window of
-// the main plane (view "A") or of view B's plane, as layers of values.
+// the main plane (view "A") or of view B's plane: every layer the model has
+// (decision or probability, GP mean and uncertainty, twin SVMs' proximal
+// surfaces, per-tag scores), each with its standard iso-lines traced in the
+// plot's coordinates.
 func mapOf(o *run.Outcome, view string, frame [4]float64, side int, j *job) (*wire.GridResult, *wire.Bin, error) {
 	if !(frame[1] > frame[0]) || !(frame[3] > frame[2]) || math.IsInf(frame[1]-frame[0], 0) || math.IsInf(frame[3]-frame[2], 0) {
 		return nil, nil, fmt.Errorf("map window %v is empty or not finite", frame)
@@ -28,13 +30,7 @@ func mapOf(o *run.Outcome, view string, frame [4]float64, side int, j *job) (*wi
 	tick := func() { j.progress(model.Progress{Fraction: -1, Stage: "mapping the decision"}) }
 	res := &wire.GridResult{View: view, Frame: frame, W: side, H: side}
 	bin := &wire.Bin{}
-	add := func(name, kind string, v []float64) {
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, x := range v {
-			lo, hi = math.Min(lo, x), math.Max(hi, x)
-		}
-		res.Layers = append(res.Layers, wire.Layer{Name: name, Kind: kind, Values: bin.F32(v), Min: lo, Max: hi})
-	}
+	back := fromModel(o, view)
 	classes := o.Train.Classes
 	switch {
 	case o.Spec.Task == model.MultiLabel:
@@ -43,21 +39,26 @@ func mapOf(o *run.Outcome, view string, frame [4]float64, side int, j *job) (*wi
 			return nil, nil, err
 		}
 		for t, s := range ss {
-			add(fmt.Sprintf("tag:%d", t), wire.LayerTag, s.Value)
+			if l := s.Layer(viz.LayerScore); l != nil {
+				if err := addLayer(res, bin, s, l, fmt.Sprintf("tag:%d", t), wire.LayerTag, back); err != nil {
+					return nil, nil, err
+				}
+			}
 		}
 	case o.Spec.Z == model.ZView:
 		if o.TrainZXY == nil {
 			return nil, nil, errors.New("view B has more than two features: no map of it can be drawn")
 		}
-		// A two-view model predicts from both views; each view's own
-		// decision depends on its own plane only, so both planes are
-		// swept with grids of the same size and each map keeps its view.
+		// Each view's own decision depends on its own plane only: the
+		// other view's grid is a placeholder of the same size.
 		other := framed(o.TrainZXY, o.TestZXY) // model coordinates
-		ga, gb := g, viz.Grid{XMin: other[0], XMax: other[1], YMin: other[2], YMax: other[3], W: side, H: side}
 		if view == "B" {
-			fa := framed(o.TrainXY, o.TestXY)
-			ga = viz.Grid{XMin: fa[0], XMax: fa[1], YMin: fa[2], YMax: fa[3], W: side, H: side}
-			gb = g
+			other = framed(o.TrainXY, o.TestXY)
+		}
+		og := viz.Grid{XMin: other[0], XMax: other[1], YMin: other[2], YMax: other[3], W: side, H: side}
+		ga, gb := g, og
+		if view == "B" {
+			ga, gb = og, g
 		}
 		a, b, err := viz.EvaluateViews(o.Fitted, ga, gb, classes, tick)
 		if err != nil {
@@ -67,41 +68,131 @@ func mapOf(o *run.Outcome, view string, frame [4]float64, side int, j *job) (*wi
 		if view == "B" {
 			s = b
 		}
-		add(wire.LayerDecision, wire.LayerDecision, s.Value)
-		planes, err := planesOf(o, ga, gb, view)
-		if err != nil {
+		if err := addSurface(res, bin, s, back); err != nil {
 			return nil, nil, err
-		}
-		for _, k := range sortedKeys(planes) {
-			add("plane:"+k, wire.LayerPlane, planes[k])
 		}
 	default:
 		s, err := viz.Evaluate(o.Fitted, o.Spec, g, classes, tick)
 		if err != nil {
 			return nil, nil, err
 		}
-		switch {
-		case len(classes) > 2:
+		if len(classes) > 2 {
 			lab := make([]float64, len(s.Labels))
 			for i, l := range s.Labels {
 				lab[i] = float64(l)
 			}
-			add(wire.LayerClass, wire.LayerClass, lab)
-		case s.Prob:
-			add(wire.LayerProb, wire.LayerProb, s.Value)
-		default:
-			add(wire.LayerDecision, wire.LayerDecision, s.Value)
+			res.Layers = append(res.Layers, wire.Layer{Name: wire.LayerClass, Kind: wire.LayerClass, Values: bin.F32(lab), Min: 0, Max: float64(len(classes) - 1)})
 		}
-		planes, err := planesOf(o, g, viz.Grid{}, "A")
-		if err != nil {
+		if err := addSurface(res, bin, s, back); err != nil {
 			return nil, nil, err
-		}
-		for _, k := range sortedKeys(planes) {
-			add("plane:"+k, wire.LayerPlane, planes[k])
 		}
 	}
 	res.Seconds = since(start)
 	return res, bin, nil
+}
+
+// addSurface adds every layer of a surface, the boundary's iso-line on the
+// layer shown first.
+func addSurface(res *wire.GridResult, bin *wire.Bin, s *viz.Surface, back func(x, y float64) (float64, float64)) error {
+	for i := range s.Layers {
+		l := &s.Layers[i]
+		name, kind := wireLayer(l)
+		if err := addLayer(res, bin, s, l, name, kind, back); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// wireLayer names a surface layer for the page.
+func wireLayer(l *viz.Layer) (name, kind string) {
+	switch l.Kind {
+	case viz.KindProbability:
+		return wire.LayerProb, wire.LayerProb
+	case viz.KindVariance:
+		return wire.LayerVar, wire.LayerVar
+	case viz.KindEntropy:
+		return wire.LayerEntropy, wire.LayerEntropy
+	case viz.KindPlane:
+		return "plane:" + l.Name, wire.LayerPlane
+	case viz.KindScore:
+		if l.Name == viz.LayerMean {
+			return wire.LayerMean, wire.LayerMean
+		}
+		return wire.LayerDecision, wire.LayerScore
+	}
+	return wire.LayerDecision, wire.LayerDecision
+}
+
+// addLayer adds one layer with its standard iso-lines. A probability's
+// boundary is traced on the latent mean's 0 level when the surface has it
+// (the same line, traced far more accurately).
+func addLayer(res *wire.GridResult, bin *wire.Bin, s *viz.Surface, l *viz.Layer, name, kind string, back func(x, y float64) (float64, float64)) error {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, x := range l.Values {
+		lo, hi = math.Min(lo, x), math.Max(hi, x)
+	}
+	wl := wire.Layer{Name: name, Kind: kind, Values: bin.F32(l.Values), Min: lo, Max: hi}
+	for _, lv := range viz.Levels(l.Kind) {
+		src, level := l, lv.Value
+		if l.Kind == viz.KindProbability && lv.Style == viz.Solid {
+			src, level = viz.BoundaryLayer(s)
+		}
+		if src == nil || level < lo && src == l || level > hi && src == l {
+			continue
+		}
+		paths, err := viz.Contours(s.Grid, src.Values, level)
+		if err != nil {
+			return err
+		}
+		if len(paths) == 0 {
+			continue
+		}
+		c := wire.Contour{Level: lv.Value, Style: contourStyle(l.Kind, lv)}
+		for _, p := range paths {
+			flat := make([]float64, 0, 2*len(p.Points)+2)
+			for _, pt := range p.Points {
+				x, y := back(pt[0], pt[1])
+				flat = append(flat, x, y)
+			}
+			if p.Closed && len(flat) >= 2 {
+				flat = append(flat, flat[0], flat[1])
+			}
+			c.Paths = append(c.Paths, flat)
+		}
+		wl.Contours = append(wl.Contours, c)
+	}
+	res.Layers = append(res.Layers, wl)
+	return nil
+}
+
+func contourStyle(k viz.Kind, lv viz.Level) string {
+	switch {
+	case k == viz.KindPlane:
+		return "plane"
+	case lv.Style == viz.Solid:
+		return "boundary"
+	case lv.Style == viz.Dashed:
+		return "margin"
+	}
+	return "level"
+}
+
+// fromModel maps the model's coordinates back to the plot's (the inverse of
+// toModel).
+func fromModel(o *run.Outcome, view string) func(x, y float64) (float64, float64) {
+	id := func(x, y float64) (float64, float64) { return x, y }
+	if o.Projected || o.Scaler == nil {
+		return id
+	}
+	shift, scale := o.Scaler.XShift, o.Scaler.XScale
+	if view == "B" {
+		shift, scale = o.Scaler.ZShift, o.Scaler.ZScale
+	}
+	if len(shift) < 2 {
+		return id
+	}
+	return func(x, y float64) (float64, float64) { return shift[0] + scale[0]*x, shift[1] + scale[1]*y }
 }
 
 // toModel maps a window in plot coordinates (the data's units) to the
@@ -119,49 +210,6 @@ func toModel(o *run.Outcome, view string, f [4]float64) [4]float64 {
 		return f
 	}
 	return [4]float64{(f[0] - shift[0]) / scale[0], (f[1] - shift[0]) / scale[0], (f[2] - shift[1]) / scale[1], (f[3] - shift[1]) / scale[1]}
-}
-
-// planar is implemented by the twin SVMs: the signed, ‖ω‖-normalised value
-// of each proximal surface.
-type planar interface {
-	PlaneValues(ds *data.Dataset) (map[string][]float64, error)
-}
-
-// planesOf evaluates a binary twin model's proximal surfaces over the grid
-// (view B's grid too for two-view models), keeping the requested view's.
-func planesOf(o *run.Outcome, ga, gb viz.Grid, view string) (map[string][]float64, error) {
-	c, ok := o.Fitted.(*model.Classifier)
-	if !ok || len(c.Models) != 1 {
-		return nil, nil
-	}
-	pm, ok := c.Models[0].(planar)
-	if !ok {
-		return nil, nil
-	}
-	ds := &data.Dataset{X: ga.Points()}
-	if gb.W > 0 {
-		ds.Z = gb.Points()
-	}
-	v, err := pm.PlaneValues(ds)
-	if err != nil {
-		return nil, err
-	}
-	out := map[string][]float64{}
-	for k, x := range v {
-		if isB := len(k) > 0 && k[0] == 'B'; isB == (view == "B") {
-			out[k] = x
-		}
-	}
-	return out, nil
-}
-
-func sortedKeys(m map[string][]float64) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 // frameOf returns the window [xmin, xmax, ymin, ymax] that frames the bulk

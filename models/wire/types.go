@@ -242,6 +242,8 @@ const (
 	LayerVar      = "var"      // a GP's predictive variance
 	LayerPlane    = "plane"    // a twin SVM's proximal surface (signed distance)
 	LayerTag      = "tag"      // a multi-label model's score for one tag
+	LayerScore    = "score"    // a signed score whose 0 level is the boundary (twin SVMs, multi-class winners)
+	LayerEntropy  = "entropy"  // a GP's predictive entropy in bits
 )
 
 // Layer is one quantity over the grid.
@@ -258,7 +260,7 @@ type Layer struct {
 // coordinates (x0, y0, x1, y1, …).
 type Contour struct {
 	Level float64     `json:"level"`
-	Style string      `json:"style"` // "boundary", "margin", "plane", "level"
+	Style string      `json:"style"` // "boundary", "margin", "plane", "level" (a guide, e.g. p = 0.1)
 	Paths [][]float64 `json:"paths"`
 }
 
