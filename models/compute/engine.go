@@ -20,7 +20,8 @@ import (
 	"sync"
 	"time"
 
-	"lupilab/models/data"
+	"lupilab/models/datasets"
+	"lupilab/models/experiment"
 	"lupilab/models/model"
 	"lupilab/models/run"
 	"lupilab/models/wire"
@@ -43,10 +44,11 @@ type Engine struct {
 	Build string
 
 	mu    sync.Mutex
-	index []data.IndexEntry
+	index []datasets.IndexEntry
 	data  lru[*edited]
 	kept  lru[*kept]
 	next  int
+	envs  map[string]*experiment.Env
 }
 
 // kept is a fitted model the page may ask more of.
@@ -186,6 +188,24 @@ func (e *Engine) dispatch(ctx context.Context, m wire.Message, j *job) (any, *wi
 			return nil, nil, err
 		}
 		res, err := e.runExperiment(ctx, req, j)
+		return res, nil, err
+	case wire.KindExpPlan, wire.KindExpReduce:
+		var req wire.ExpPlanRequest
+		if _, err := m.Decode(&req); err != nil {
+			return nil, nil, err
+		}
+		if m.Kind == wire.KindExpReduce {
+			res, err := e.expReduce(req)
+			return res, nil, err
+		}
+		res, err := e.expPlan(req)
+		return res, nil, err
+	case wire.KindExpTask:
+		var req wire.ExpTaskRequest
+		if _, err := m.Decode(&req); err != nil {
+			return nil, nil, err
+		}
+		res, err := e.expTask(ctx, req, j)
 		return res, nil, err
 	case wire.KindForget:
 		var req wire.ForgetRequest

@@ -2,6 +2,7 @@ package compute
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -347,4 +348,60 @@ func TestEdits(t *testing.T) {
 	if !strings.Contains(werr.Message, "LUPI 2-D") {
 		t.Errorf("the difficulty brush on moons: %q", werr.Message)
 	}
+}
+
+// TestExperimentFanOut runs a paper's experiment the way the page does —
+// stage by stage, each task in its own engine (worker), then the tables —
+// and checks the tables equal those of a run in one piece, timing columns
+// aside.
+func TestExperimentFanOut(t *testing.T) {
+	whole := last(t, do(t, testEngine(), context.Background(), wire.KindExperiment, wire.ExpRequest{Name: "jointsvm", Quick: true, Seed: 1}, nil), wire.KindResult)
+	var want wire.ExpResult
+	whole.Decode(&want)
+	planner := testEngine()
+	workers := []*Engine{testEngine(), testEngine(), testEngine()}
+	var done []json.RawMessage
+	tasks := 0
+	for stage := 0; ; stage++ {
+		var st wire.ExpStage
+		last(t, do(t, planner, context.Background(), wire.KindExpPlan, wire.ExpPlanRequest{Name: "jointsvm", Quick: true, Seed: 1, Done: done}, nil), wire.KindResult).Decode(&st)
+		if len(st.Tasks) == 0 {
+			break
+		}
+		// run the stage's tasks in reverse order on rotating workers
+		outs := make([]json.RawMessage, len(st.Tasks))
+		for i := len(st.Tasks) - 1; i >= 0; i-- {
+			w := workers[(i+stage)%len(workers)]
+			m := last(t, do(t, w, context.Background(), wire.KindExpTask, wire.ExpTaskRequest{Name: "jointsvm", Quick: true, Seed: 1, Task: st.Tasks[i]}, nil), wire.KindResult)
+			outs[i] = m.Body
+		}
+		done = append(done, outs...)
+		tasks += len(st.Tasks)
+	}
+	var got wire.ExpResult
+	last(t, do(t, planner, context.Background(), wire.KindExpReduce, wire.ExpPlanRequest{Name: "jointsvm", Quick: true, Seed: 1, Done: done}, nil), wire.KindResult).Decode(&got)
+	if tasks == 0 || len(got.Tables) != len(want.Tables) {
+		t.Fatalf("%d tasks, %d tables (want %d)", tasks, len(got.Tables), len(want.Tables))
+	}
+	for k := range want.Tables {
+		w, g := want.Tables[k], got.Tables[k]
+		for r := range w.Rows {
+			for c := range w.Rows[r] {
+				if strings.Contains(strings.ToLower(w.Columns[c]), "time") {
+					continue
+				}
+				if r >= len(g.Rows) || w.Rows[r][c] != g.Rows[r][c] {
+					t.Errorf("table %q row %d column %q: fanned out %v, whole %q", w.Title, r, w.Columns[c], safeCell(g.Rows, r, c), w.Rows[r][c])
+				}
+			}
+		}
+	}
+	t.Logf("%d tasks fanned out over %d engines; %d tables equal", tasks, len(workers), len(got.Tables))
+}
+
+func safeCell(rows [][]string, r, c int) string {
+	if r < len(rows) && c < len(rows[r]) {
+		return rows[r][c]
+	}
+	return "(missing)"
 }

@@ -2,6 +2,8 @@ package compute
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"io/fs"
 	"time"
@@ -30,7 +32,103 @@ func (e *Engine) runExperiment(ctx context.Context, req wire.ExpRequest, j *job)
 	if err != nil {
 		return nil, err
 	}
-	out := &wire.ExpResult{Name: r.Name, Paper: r.Paper, Seconds: time.Since(start).Seconds()}
+	return expResult(r, time.Since(start).Seconds()), nil
+}
+
+// expEnv returns the run of an experiment a request names, kept per
+// worker so that its tasks share the memo (splits, loaded data).
+func (e *Engine) expEnv(name string, quick bool, seed int64) (*experiment.Env, error) {
+	key := fmt.Sprintf("%s|%v|%d", name, quick, seed)
+	e.mu.Lock()
+	env, ok := e.envs[key]
+	e.mu.Unlock()
+	if ok {
+		return env, nil
+	}
+	env, err := experiment.NewEnvByName(name, experiment.Config{Quick: quick, Seed: seed, FS: fetchFS{e}, Jobs: 1})
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	if e.envs == nil || len(e.envs) > 4 {
+		e.envs = map[string]*experiment.Env{}
+	}
+	e.envs[key] = env
+	e.mu.Unlock()
+	return env, nil
+}
+
+func decodeDone(raw []json.RawMessage) ([]experiment.Done, error) {
+	out := make([]experiment.Done, len(raw))
+	for i, r := range raw {
+		if err := json.Unmarshal(r, &out[i]); err != nil {
+			return nil, fmt.Errorf("finished task %d: %w", i, err)
+		}
+	}
+	return out, nil
+}
+
+// expPlan returns the next stage of an experiment's plan.
+func (e *Engine) expPlan(req wire.ExpPlanRequest) (*wire.ExpStage, error) {
+	env, err := e.expEnv(req.Name, req.Quick, req.Seed)
+	if err != nil {
+		return nil, err
+	}
+	done, err := decodeDone(req.Done)
+	if err != nil {
+		return nil, err
+	}
+	st, err := env.Plan(done)
+	if err != nil {
+		return nil, err
+	}
+	out := &wire.ExpStage{Later: st.Later, Tasks: []json.RawMessage{}}
+	for _, t := range st.Tasks {
+		b, err := json.Marshal(t)
+		if err != nil {
+			return nil, err
+		}
+		out.Tasks = append(out.Tasks, b)
+	}
+	return out, nil
+}
+
+// expTask runs one task.
+func (e *Engine) expTask(ctx context.Context, req wire.ExpTaskRequest, j *job) (json.RawMessage, error) {
+	env, err := e.expEnv(req.Name, req.Quick, req.Seed)
+	if err != nil {
+		return nil, err
+	}
+	var t experiment.Task
+	if err := json.Unmarshal(req.Task, &t); err != nil {
+		return nil, fmt.Errorf("task: %w", err)
+	}
+	d, err := env.RunTask(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(d)
+}
+
+// expReduce builds an experiment's tables from its finished tasks.
+func (e *Engine) expReduce(req wire.ExpPlanRequest) (*wire.ExpResult, error) {
+	env, err := e.expEnv(req.Name, req.Quick, req.Seed)
+	if err != nil {
+		return nil, err
+	}
+	done, err := decodeDone(req.Done)
+	if err != nil {
+		return nil, err
+	}
+	r, err := env.Aggregate(done)
+	if err != nil {
+		return nil, err
+	}
+	return expResult(r, 0), nil
+}
+
+func expResult(r *experiment.Result, secs float64) *wire.ExpResult {
+	out := &wire.ExpResult{Name: r.Name, Paper: r.Paper, Seconds: secs}
 	conv := func(ts []experiment.Table) []wire.ExpTable {
 		var o []wire.ExpTable
 		for _, t := range ts {
@@ -39,7 +137,7 @@ func (e *Engine) runExperiment(ctx context.Context, req wire.ExpRequest, j *job)
 		return o
 	}
 	out.Tables, out.PaperTables = conv(r.Tables), conv(r.PaperTables)
-	return out, nil
+	return out
 }
 
 // fetchFS serves the shipped datasets to the experiments (fs.FS) through

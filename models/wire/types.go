@@ -1,5 +1,7 @@
 package wire
 
+import "encoding/json"
+
 // Requests and results of the jobs. Parameters are spec.Values-shaped maps
 // (name → value as text); the UI validates them against package spec
 // before sending, and the worker validates them again.
@@ -385,4 +387,31 @@ type ExpResult struct {
 	Tables      []ExpTable `json:"tables"`
 	PaperTables []ExpTable `json:"paper_tables,omitempty"`
 	Seconds     float64    `json:"seconds"`
+}
+
+// ExpPlanRequest asks for the next stage of an experiment's plan (or, with
+// KindExpReduce, its tables), given every task finished so far. An
+// experiment run fans out over the pool: the page asks for a stage, runs
+// its tasks on every worker (each task carries its own seed, so the result
+// does not depend on which worker runs it), and asks again.
+type ExpPlanRequest struct {
+	Name  string            `json:"name"`
+	Quick bool              `json:"quick"`
+	Seed  int64             `json:"seed"`
+	Done  []json.RawMessage `json:"done,omitempty"`
+}
+
+// ExpStage is a stage of tasks (each a JSON task of models/experiment);
+// empty when the plan is complete. Later estimates the tasks still to come.
+type ExpStage struct {
+	Tasks []json.RawMessage `json:"tasks"`
+	Later int               `json:"later"`
+}
+
+// ExpTaskRequest runs one task of an experiment.
+type ExpTaskRequest struct {
+	Name  string          `json:"name"`
+	Quick bool            `json:"quick"`
+	Seed  int64           `json:"seed"`
+	Task  json.RawMessage `json:"task"`
 }

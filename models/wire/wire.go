@@ -38,7 +38,10 @@ const (
 	KindParse      = "parse"      // ParseRequest → ParseResult (an uploaded file)
 	KindPoints     = "points"     // PointsRequest → FitResult without a model (the data's points)
 	KindExpList    = "explist"    // (no body) → []ExpInfo: the papers' experiments
-	KindExperiment = "experiment" // ExpRequest → ExpResult: one experiment, browser-sized
+	KindExperiment = "experiment" // ExpRequest → ExpResult: one experiment, browser-sized, in one worker
+	KindExpPlan    = "expplan"    // ExpPlanRequest → ExpStage: the next stage of an experiment's tasks
+	KindExpTask    = "exptask"    // ExpTaskRequest → one finished task (JSON)
+	KindExpReduce  = "expreduce"  // ExpPlanRequest → ExpResult: the tables from every finished task
 	KindCancel     = "cancel"     // (no body): stop the job with this id
 	KindForget     = "forget"     // ForgetRequest: drop kept models
 )
