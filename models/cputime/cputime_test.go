@@ -59,3 +59,28 @@ func TestStopwatchCountsOwnGoroutine(t *testing.T) {
 		t.Errorf("process CPU did not advance: %v → %v", p0, p1)
 	}
 }
+
+// Short work is measured, not rounded away: twenty loops of about a
+// millisecond, each timed alone, add up to about what the twenty take
+// timed at once (CPU time, so load on the machine does not matter).
+// getrusage's per-thread times read a few microseconds for such a loop,
+// and single fits showed 0 s in the papers' tables.
+func TestShortWorkIsMeasured(t *testing.T) {
+	if _, ok := Thread(); !ok {
+		t.Skip("no per-thread CPU clock on " + runtime.GOOS)
+	}
+	const n, work = 20, 1_000_000
+	sum := 0.0
+	for i := 0; i < n; i++ {
+		sw := Start()
+		_ = spin(work)
+		cpu, _, _ := sw.Stop()
+		sum += cpu
+	}
+	sw := Start()
+	_ = spin(n * work)
+	whole, _, _ := sw.Stop()
+	if !(sum > 0.5*whole && sum < 2*whole) {
+		t.Errorf("%d loops timed one by one: %.6f s of CPU; timed at once: %.6f s", n, sum, whole)
+	}
+}

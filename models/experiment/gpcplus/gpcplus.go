@@ -547,9 +547,9 @@ func resultTable(tasks []binTask, names []string, all [][]*methodRuns, repeats i
 			best = math.Min(best, m)
 		}
 		for mi := range names {
-			m, sd := stats.MeanSD(all[ti][mi].TestErr)
+			m, _ := stats.MeanSD(all[ti][mi].TestErr)
 			taskMeans[mi] = append(taskMeans[mi], m)
-			cell := fmt.Sprintf("%.2f±%.2f", m, sd)
+			cell := experiment.MeanSD(all[ti][mi].TestErr, 1, 2, "±")
 			if m == best {
 				cell = "**" + cell + "**"
 			}
@@ -559,8 +559,7 @@ func resultTable(tasks []binTask, names []string, all [][]*methodRuns, repeats i
 	}
 	avg := []string{"average error"}
 	for mi := range names {
-		m, sd := stats.MeanSD(taskMeans[mi])
-		avg = append(avg, fmt.Sprintf("%.2f±%.2f", m, sd))
+		avg = append(avg, experiment.MeanSD(taskMeans[mi], 1, 2, "±"))
 	}
 	t.Rows = append(t.Rows, avg)
 	if len(names) > 0 && len(tasks) > 0 {

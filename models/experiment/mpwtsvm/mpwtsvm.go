@@ -683,9 +683,9 @@ func buildResult(cfg experiment.Config, gridName string, repeats int, perClass [
 		meanAcc[ti] = make([]float64, k)
 		for j, m := range methods {
 			r := results[ti][m.label]
-			mu, sd := stats.MeanSD(r.Acc)
+			mu, _ := stats.MeanSD(r.Acc)
 			meanAcc[ti][j] = 100 * mu
-			row = append(row, fmt.Sprintf("%.2f ± %.2f", 100*mu, 100*sd))
+			row = append(row, experiment.MeanSD(r.Acc, 100, 2, " ± "))
 			for _, s := range r.Seconds {
 				if !math.IsNaN(s) {
 					times[j] = append(times[j], s)
