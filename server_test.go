@@ -432,7 +432,7 @@ func TestComputeWasmServed(t *testing.T) {
 	}
 	rec = httptest.NewRecorder()
 	s.ServeHTTP(rec, httptest.NewRequest("GET", "/app-worker.js", nil))
-	for _, want := range []string{"/web/compute.wasm", "/web/worker.js", "/web/pool.js", "/web/draw.js", "/web/wasm_exec.js"} {
+	for _, want := range []string{"/web/compute.wasm", "/web/worker.js", "/web/boot.js", "/web/pool.js", "/web/draw.js", "/web/wasm_exec.js"} {
 		if !strings.Contains(rec.Body.String(), want) {
 			t.Errorf("the service worker does not cache %s", want)
 		}

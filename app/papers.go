@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -18,7 +19,7 @@ type Papers struct {
 	app.Compo
 	list    []wire.ExpInfo
 	listErr string
-	job     *Job
+	exp     *expRun
 	running string
 	started time.Time
 	prog    wire.Progress
@@ -47,7 +48,11 @@ func (p *Papers) OnMount(ctx app.Context) {
 }
 
 // OnDismount cancels a running experiment.
-func (p *Papers) OnDismount() { p.job.Cancel() }
+func (p *Papers) OnDismount() {
+	if p.exp != nil {
+		p.exp.cancel()
+	}
+}
 
 // Render implements app.Composer.
 func (p *Papers) Render() app.UI {
@@ -60,7 +65,7 @@ func (p *Papers) Render() app.UI {
 		app.If(p.list == nil && p.listErr == "", app.P().Class("help").Text("Loading the compute engine…")),
 		app.Range(p.list).Slice(func(i int) app.UI {
 			e := p.list[i]
-			busy := p.job != nil
+			busy := p.exp != nil
 			return app.Section().Class("experiment").ID("exp-"+e.Name).Aria("labelledby", "exp-title-"+e.Name).Body(
 				app.H2().ID("exp-title-"+e.Name).Text(e.Title),
 				app.P().Class("paper").Text(e.Paper),
@@ -68,7 +73,7 @@ func (p *Papers) Render() app.UI {
 					app.Button().ID("exp-run-"+e.Name).Class("primary").Text("Run in the browser").
 						Disabled(busy).OnClick(func(ctx app.Context, ev app.Event) { p.run(ctx, e) }),
 					app.If(busy && p.running == e.Name, app.Button().ID("exp-cancel").Text("Cancel").
-						OnClick(func(ctx app.Context, ev app.Event) { p.job.Cancel() })),
+						OnClick(func(ctx app.Context, ev app.Event) { p.fail(p.exp, "Cancelled.") })),
 				),
 				app.If(busy && p.running == e.Name, p.progress(e)),
 				app.If(p.errs[e.Name] != "", app.P().ID("exp-"+e.Name+"-error").Class("error").Text(p.errs[e.Name])),
@@ -89,36 +94,131 @@ func (p *Papers) progress(e wire.ExpInfo) app.UI {
 	)
 }
 
+// run fans the experiment out over the pool: it asks a worker for the
+// next stage of the plan, runs that stage's tasks on every worker, and asks
+// again with the finished tasks until the plan is complete; then a worker
+// reduces the tasks to the tables. Each task carries its own seed, so the
+// tables do not depend on the number of workers.
 func (p *Papers) run(ctx app.Context, e wire.ExpInfo) {
 	delete(p.errs, e.Name)
-	p.running, p.started, p.prog = e.Name, time.Now(), wire.Progress{Fraction: 0, Stage: "starting"}
-	var job *Job
-	job = Submit(ctx, wire.KindExperiment, wire.ExpRequest{Name: e.Name, Quick: true, Seed: 1}, nil, JobOptions{
+	p.running, p.started, p.prog = e.Name, time.Now(), wire.Progress{Fraction: 0, Stage: "planning"}
+	r := &expRun{name: e.Name}
+	p.exp = r
+	p.plan(ctx, r)
+	p.Update()
+}
+
+// expRun is one fanned-out experiment run.
+type expRun struct {
+	name    string
+	jobs    []*Job
+	done    []json.RawMessage
+	pending int
+	later   int
+	failed  bool
+}
+
+func (r *expRun) cancel() {
+	for _, j := range r.jobs {
+		j.Cancel()
+	}
+}
+
+func (p *Papers) request(r *expRun) wire.ExpPlanRequest {
+	return wire.ExpPlanRequest{Name: r.name, Quick: true, Seed: 1, Done: r.done}
+}
+
+// live reports whether r is still the run on screen.
+func (p *Papers) live(r *expRun) bool { return p.exp == r && !r.failed }
+
+// fail ends the run with a message (or "Cancelled.").
+func (p *Papers) fail(r *expRun, msg string) {
+	r.failed = true
+	r.cancel()
+	p.exp = nil
+	p.errs[r.name] = msg
+	p.Update()
+}
+
+// endErr turns a job's end message into the run's failure; it reports
+// whether the job succeeded, decoding its body into v.
+func (p *Papers) endErr(r *expRun, m wire.Message, v any) bool {
+	_, cancelled, err := decodeEnd(m, v)
+	switch {
+	case cancelled:
+		p.fail(r, "Cancelled.")
+	case err != nil:
+		p.fail(r, err.Error())
+	default:
+		return true
+	}
+	return false
+}
+
+func (p *Papers) plan(ctx app.Context, r *expRun) {
+	r.jobs = append(r.jobs, Submit(ctx, wire.KindExpPlan, p.request(r), nil, JobOptions{
 		Priority: PriorityBackground,
-		OnProgress: func(ctx app.Context, pr wire.Progress) {
-			if p.job == job {
-				p.prog = pr
-				p.Update()
-			}
-		},
 		OnEnd: func(ctx app.Context, m wire.Message, w Affinity) {
-			if p.job != job {
+			var st wire.ExpStage
+			if !p.live(r) || !p.endErr(r, m, &st) {
 				return
 			}
-			p.job = nil
-			var r wire.ExpResult
-			_, cancelled, err := decodeEnd(m, &r)
-			switch {
-			case cancelled:
-				p.errs[e.Name] = "Cancelled."
-			case err != nil:
-				p.errs[e.Name] = err.Error()
-			default:
-				p.results[e.Name] = &r
+			if len(st.Tasks) == 0 {
+				p.reduce(ctx, r)
+				return
 			}
+			r.pending, r.later = len(st.Tasks), st.Later
+			p.progressTo(r, "running")
+			for _, t := range st.Tasks {
+				p.task(ctx, r, t)
+			}
+		}}))
+}
+
+func (p *Papers) task(ctx app.Context, r *expRun, t json.RawMessage) {
+	req := wire.ExpTaskRequest{Name: r.name, Quick: true, Seed: 1, Task: t}
+	r.jobs = append(r.jobs, Submit(ctx, wire.KindExpTask, req, nil, JobOptions{
+		Priority: PriorityBackground,
+		OnEnd: func(ctx app.Context, m wire.Message, w Affinity) {
+			var out json.RawMessage
+			if !p.live(r) || !p.endErr(r, m, &out) {
+				return
+			}
+			r.done = append(r.done, out)
+			r.pending--
+			if r.pending > 0 {
+				p.progressTo(r, "running")
+				return
+			}
+			p.progressTo(r, "planning")
+			p.plan(ctx, r)
+		}}))
+}
+
+func (p *Papers) reduce(ctx app.Context, r *expRun) {
+	p.progressTo(r, "making the tables")
+	r.jobs = append(r.jobs, Submit(ctx, wire.KindExpReduce, p.request(r), nil, JobOptions{
+		Priority: PriorityBackground,
+		OnEnd: func(ctx app.Context, m wire.Message, w Affinity) {
+			var res wire.ExpResult
+			if !p.live(r) || !p.endErr(r, m, &res) {
+				return
+			}
+			res.Seconds = time.Since(p.started).Seconds()
+			p.results[r.name] = &res
+			p.exp = nil
 			p.Update()
-		}})
-	p.job = job
+		}}))
+}
+
+// progressTo shows the share of the tasks known so far that are finished.
+func (p *Papers) progressTo(r *expRun, stage string) {
+	total := len(r.done) + r.pending + r.later
+	frac := 0.0
+	if total > 0 {
+		frac = float64(len(r.done)) / float64(total)
+	}
+	p.prog = wire.Progress{Fraction: frac, Stage: stage, Message: fmt.Sprintf("%d of about %d fits", len(r.done), total)}
 	p.Update()
 }
 

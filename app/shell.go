@@ -11,13 +11,21 @@ type Shell struct {
 	app.Compo
 	tab    string
 	tour   string // /learn/<tour>
-	update bool // a new version was deployed and is ready
+	update bool   // a new version was deployed and is ready
 }
 
 // OnAppUpdate is called by go-app when the service worker has installed a
 // newer version of the app: offer to reload into it.
 func (s *Shell) OnAppUpdate(ctx app.Context) {
 	s.update = ctx.AppUpdateAvailable()
+}
+
+// OnMount picks up a new version installed before app.wasm started (see
+// web/boot.js), which go-app's own notice misses.
+func (s *Shell) OnMount(ctx app.Context) {
+	if v := app.Window().Get("lupiUpdatePending"); v.Truthy() {
+		s.update = true
+	}
 }
 
 var tabs = []struct{ id, label, href string }{

@@ -73,7 +73,7 @@ func TestJobsRunInWorkers(t *testing.T) {
 		{"compare", "/?data=gen:moons&n=1500&noise=0.45&seed=5&train=70&model=svm&view=compare",
 			`(() => { for (const id of ["cmp-gpc", "cmp-twsvm"]) document.getElementById(id).click(); return true; })()`,
 			"#compare-run", "#compare-cancel", "#compare-error", "Comparison cancelled.", "fit"},
-		{"papers gpcplus", "/?tab=papers", "true", "#exp-run-gpcplus", "#exp-cancel", "#exp-gpcplus-error", "Cancelled.", "experiment"},
+		{"papers gpcplus", "/?tab=papers", "true", "#exp-run-gpcplus", "#exp-cancel", "#exp-gpcplus-error", "Cancelled.", "exptask"},
 	}
 	for _, j := range jobs {
 		b.run(t, chromedp.Navigate(url+j.link), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
@@ -139,7 +139,7 @@ func (b *browser) exists(t *testing.T, sel string) bool {
 // settings, not from the worker that runs it).
 func TestSameResultsWithOneOrTwoWorkers(t *testing.T) {
 	url := startServer(t)
-	var grids, compares []string
+	var grids, compares, papers []string
 	for _, workers := range []int{1, 2} {
 		b := newBrowser(t, 1280, 1000)
 		b.run(t, chromedp.Navigate(url+"/?tab=about"), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery),
@@ -159,7 +159,21 @@ func TestSameResultsWithOneOrTwoWorkers(t *testing.T) {
 			chromedp.Click("#compare-run", chromedp.ByID))
 		b.waitJS(t, `document.getElementById("compare-run") && !document.getElementById("compare-run").disabled && document.querySelectorAll("#compare-table .cmp-score").length === 5`, 3*time.Minute)
 		compares = append(compares, b.jsString(t, `Array.from(document.querySelectorAll("#compare-table tbody tr")).map(tr => tr.cells[0].textContent + "=" + tr.cells[1].textContent + "/" + tr.cells[3].textContent + "/" + tr.cells[5].textContent).join(" ")`))
-		t.Logf("%d worker(s): grid %s\ncompare %s", workers, grids[len(grids)-1], compares[len(compares)-1])
+		// A paper's experiment fans its fits out over the pool; its table
+		// (times aside) must not depend on the number of workers.
+		b.run(t, chromedp.Navigate(url+"/?tab=papers"), chromedp.WaitVisible("#exp-run-jointsvm", chromedp.ByID))
+		b.waitJS(t, `lupiPool.ready()`, time.Minute)
+		b.run(t, chromedp.Click("#exp-run-jointsvm", chromedp.ByID))
+		b.waitText(t, "#exp-jointsvm-table", 5*time.Minute, func(s string) bool { return s != "" })
+		papers = append(papers, b.jsString(t, `(() => {
+		  const tb = document.getElementById("exp-jointsvm-table");
+		  const keep = Array.from(tb.tHead.rows[0].cells).map(th => !/time/i.test(th.textContent));
+		  return Array.from(tb.tBodies[0].rows).map(tr => Array.from(tr.cells).filter((c, i) => keep[i]).map(c => c.textContent).join("/")).join(" ");
+		})()`))
+		t.Logf("%d worker(s): grid %s\ncompare %s\npapers %s", workers, grids[len(grids)-1], compares[len(compares)-1], papers[len(papers)-1])
+	}
+	if papers[0] != papers[1] {
+		t.Errorf("the Joint SVM experiment differs between 1 and 2 workers:\n%s\n%s", papers[0], papers[1])
 	}
 	if grids[0] != grids[1] {
 		t.Errorf("the CV grid differs between 1 and 2 workers:\n%s\n%s", grids[0], grids[1])
