@@ -1,6 +1,7 @@
 package browsertest
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -94,7 +95,12 @@ func (b *browser) waitJS(t *testing.T, expr string, timeout time.Duration) {
 	deadline := time.Now().Add(timeout)
 	for time.Now().Before(deadline) {
 		var ok bool
-		if err := chromedp.Run(b.ctx, chromedp.Evaluate(`!!(`+expr+`)`, &ok)); err == nil && ok {
+		// Each probe has its own deadline: a page that is navigating or
+		// busy may not answer one evaluation, and the next probe retries.
+		ctx, cancel := context.WithTimeout(b.ctx, 15*time.Second)
+		err := chromedp.Run(ctx, chromedp.Evaluate(`!!(`+expr+`)`, &ok))
+		cancel()
+		if err == nil && ok {
 			return
 		}
 		time.Sleep(100 * time.Millisecond)
