@@ -357,18 +357,6 @@ func TestWebRootIsSealed(t *testing.T) {
 	for _, name := range []string{"leak.csv", "root", "up"} {
 		if _, err := os.Lstat(filepath.Join(out, "web", "datasets", name)); err == nil {
 			t.Errorf("exported %s", name)
-// TestPagesAllowZoom: the pages must not forbid zooming (WCAG 1.4.4).
-func TestPagesAllowZoom(t *testing.T) {
-	s, err := newSite(testWeb(t), "/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range []string{"/", "/learn/svm2plus"} {
-		rec := httptest.NewRecorder()
-		s.ServeHTTP(rec, httptest.NewRequest("GET", p, nil))
-		body := rec.Body.String()
-		if rec.Code != 200 || strings.Contains(body, "user-scalable=0") || !strings.Contains(body, zoomViewport) {
-			t.Errorf("%s: status %d, viewport locked: %v", p, rec.Code, strings.Contains(body, "user-scalable=0"))
 		}
 	}
 }
@@ -416,6 +404,26 @@ func TestAcceptEncodingQualities(t *testing.T) {
 			if enc := resp.Header.Get("Content-Encoding"); enc != "" || resp.StatusCode != http.StatusOK {
 				t.Errorf("GET %s with Accept-Encoding %q: %d, Content-Encoding %q", p, h, resp.StatusCode, enc)
 			}
+		}
+	}
+}
+
+// TestPagesAllowZoom: the pages must not forbid zooming (WCAG 1.4.4).
+func TestPagesAllowZoom(t *testing.T) {
+	s, err := newSite(testWeb(t), "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/", "/learn/svm2plus"} {
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, httptest.NewRequest("GET", p, nil))
+		body := rec.Body.String()
+		if rec.Code != 200 || strings.Contains(body, "user-scalable=0") || !strings.Contains(body, zoomViewport) {
+			t.Errorf("%s: status %d, viewport locked: %v", p, rec.Code, strings.Contains(body, "user-scalable=0"))
+		}
+	}
+}
+
 // TestComputeWasmServed: the compute build is served compressed like the UI
 // build, and both are listed for the service worker.
 func TestComputeWasmServed(t *testing.T) {
