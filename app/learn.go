@@ -85,7 +85,7 @@ var tours = []tour{
 				set: link("gen:twoview2d", 200, 0.1, 1, "mpwtsvm", nil), try: "Add noise to both views", action: func(s *Settings) { s.Noise = 0.3 },
 				notice: "With noise, each view misplaces different samples: where one view is unsure the other often is not."},
 			{title: "2. Take the coupling away", text: "C weighs the consensus term C Σ ξᴬξᴮ, which pushes both views to agree on which samples are hard.",
-				set: link("gen:twoview2d", 200, 0.3, 1, "mpwtsvm", nil), try: "Set the coupling C = 0", action: setParam("c", "0"),
+				set: link("gen:twoview2d", 200, 0.3, 1, "mpwtsvm", nil), try: "Set the coupling C = 0", action: setParam("coupling", "0"),
 				notice: "Without the coupling the views stop sharing their doubts; compare the per-view accuracies in the table below."},
 			{title: "3. Decide with one view", text: "The decision can use view A alone, view B alone, or both.",
 				set: link("gen:twoview2d", 200, 0.3, 1, "mpwtsvm", nil), try: "Decide with view A only", action: setParam("rule", "A"),

@@ -74,7 +74,7 @@ func TestImportEveryModel(t *testing.T) {
 	}
 	t.Logf("corrupted model: %s", msg)
 	// The tab still trains.
-	b.run(t, chromedp.Evaluate(`(() => { const e = document.getElementById("p-svm2k-D"); e.value = "2"; e.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`, nil))
+	b.run(t, chromedp.Evaluate(`(() => { const e = document.getElementById("p-svm2k-agreement"); e.value = "2"; e.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`, nil))
 	b.waitFresh(t, 5*time.Minute)
 	t.Logf("trained after the corrupted import: %s", b.text(t, "#m-test-acc"))
 	if errs := b.consoleErrors(); len(errs) > 0 {
