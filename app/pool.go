@@ -131,6 +131,23 @@ func PoolSize() int {
 	return 1
 }
 
+// page is the mounted Shell's context. Jobs outlive the component that
+// started them (applying Tune's best cell leaves the Tune view for the
+// model view; a user leaves the Papers tab mid-run), and go-app drops a
+// dispatch whose source is no longer mounted: job messages are dispatched
+// through the Shell, which is mounted as long as the page shows anything.
+var page app.Context
+
+// dispatch runs fn on the UI goroutine through the page's Shell, or
+// through ctx before the Shell has mounted.
+func dispatch(ctx app.Context, fn func(app.Context)) {
+	if page != nil && page.Src().Mounted() {
+		page.Dispatch(fn)
+		return
+	}
+	ctx.Dispatch(fn)
+}
+
 // Submit sends a request to the pool. It never blocks; the job's messages
 // arrive through opts' callbacks.
 func Submit(ctx app.Context, kind string, req any, bin *wire.Bin, opts JobOptions) *Job {
@@ -141,7 +158,7 @@ func Submit(ctx app.Context, kind string, req any, bin *wire.Bin, opts JobOption
 		}
 		j.done = true
 		if opts.OnEnd != nil {
-			ctx.Dispatch(func(ctx app.Context) { opts.OnEnd(ctx, m, w) })
+			dispatch(ctx, func(ctx app.Context) { opts.OnEnd(ctx, m, w) })
 		}
 	}
 	body, err := json.Marshal(req)
@@ -186,12 +203,12 @@ func Submit(ctx app.Context, kind string, req any, bin *wire.Bin, opts JobOption
 			if opts.OnProgress != nil {
 				var p wire.Progress
 				if json.Unmarshal(m.Body, &p) == nil {
-					ctx.Dispatch(func(ctx app.Context) { opts.OnProgress(ctx, p) })
+					dispatch(ctx, func(ctx app.Context) { opts.OnProgress(ctx, p) })
 				}
 			}
 		case wire.KindPart:
 			if opts.OnPart != nil {
-				ctx.Dispatch(func(ctx app.Context) { opts.OnPart(ctx, m, w) })
+				dispatch(ctx, func(ctx app.Context) { opts.OnPart(ctx, m, w) })
 			}
 		default:
 			onMessage.Release()

@@ -23,6 +23,7 @@ func (s *Shell) OnAppUpdate(ctx app.Context) {
 // OnMount picks up a new version installed before app.wasm started (see
 // web/boot.js), which go-app's own notice misses.
 func (s *Shell) OnMount(ctx app.Context) {
+	page = ctx
 	if v := app.Window().Get("lupiUpdatePending"); v.Truthy() {
 		s.update = true
 	}

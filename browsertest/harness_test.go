@@ -246,6 +246,15 @@ func (b *browser) waitText(t *testing.T, sel string, timeout time.Duration, ok f
 	return ""
 }
 
+// logPool logs the compute pool's counters and its last events (what a
+// job that never started or never ended was waiting for).
+func (b *browser) logPool(t *testing.T) {
+	t.Helper()
+	var dump string
+	chromedp.Run(b.ctx, chromedp.Evaluate(`JSON.stringify({stats: window.lupiPool && lupiPool.stats(), log: (window.__lupiPoolLog||[]).slice(-60)})`, &dump))
+	t.Logf("pool: %s", dump)
+}
+
 // waitFresh waits until the playground shows a result computed with the
 // current settings (#result[data-state=fresh]) and fails on an error.
 func (b *browser) waitFresh(t *testing.T, timeout time.Duration) {
@@ -264,6 +273,7 @@ func (b *browser) waitFresh(t *testing.T, timeout time.Duration) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	b.screenshot(t, "timeout-fresh")
+	b.logPool(t)
 	t.Fatalf("no fresh result within %v", timeout)
 }
 

@@ -74,6 +74,7 @@ func (e *Engine) build(ref wire.DataRef) (*data.Dataset, error) {
 			return nil, err
 		}
 		ds.Name = name
+		data.UnprefixNames(ds) // the upload's own column names, not the canonical CSV's
 		return ds, nil
 	}
 	return nil, fmt.Errorf("unknown data source %q", ref.Source)

@@ -107,3 +107,30 @@ func TestStandardScalerHugeValues(t *testing.T) {
 		t.Errorf("standardised: mean %v, sd %v", mean, sd)
 	}
 }
+
+// TestUnprefixNamesRoundTrip: names without a role prefix written by
+// WriteCSV come back as they were; numbered columns keep their prefix.
+func TestUnprefixNamesRoundTrip(t *testing.T) {
+	ds := &Dataset{Name: "t", X: mat.NewDense(4, 3, []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3}),
+		XNames: []string{"f1", "x_2", "x_sepal"}, Y: []int{0, 1, 0, 1}, Classes: []string{"a", "b"}}
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, ds); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadCSV(&buf, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(back.XNames, ","); got != "x_f1,x_2,x_sepal" {
+		t.Fatalf("read back: %s", got)
+	}
+	UnprefixNames(back)
+	if got := strings.Join(back.XNames, ","); got != "f1,x_2,sepal" {
+		t.Errorf("unprefixed: %s, want f1,x_2,sepal", got)
+	}
+	clash := &Dataset{XNames: []string{"x_a", "a"}}
+	UnprefixNames(clash)
+	if got := strings.Join(clash.XNames, ","); got != "x_a,a" {
+		t.Errorf("clashing names: %s", got)
+	}
+}

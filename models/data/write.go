@@ -91,3 +91,30 @@ func prefixed(prefix string, names []string, d int) []string {
 	}
 	return out
 }
+
+// UnprefixNames undoes WriteCSV's role prefixes on a dataset read back from
+// it: "x_f1" is named "f1" again, while a numbered column ("x_3") and a
+// name that is only the prefix keep theirs. Names that would then clash
+// keep their prefix.
+func UnprefixNames(ds *Dataset) {
+	ds.XNames = unprefixed("x_", ds.XNames)
+	ds.ZNames = unprefixed("z_", ds.ZNames)
+	ds.TagNames = unprefixed("tag_", ds.TagNames)
+}
+
+func unprefixed(prefix string, names []string) []string {
+	out := make([]string, len(names))
+	seen := map[string]bool{}
+	for j, name := range names {
+		rest, ok := strings.CutPrefix(name, prefix)
+		if _, err := strconv.Atoi(rest); !ok || rest == "" || err == nil {
+			rest = name
+		}
+		out[j] = rest
+		seen[rest] = true
+	}
+	if len(seen) < len(names) {
+		return names
+	}
+	return out
+}
