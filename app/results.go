@@ -329,7 +329,12 @@ func (m *Metrics) Render() app.UI {
 	if res.Imported {
 		rows = append(rows, row{"m-time", "Training time", "— (imported, not trained here)", ""})
 	} else {
-		rows = append(rows, row{"m-time", "Training time", seconds(res.Timing.Fit), "time the fit took in the compute worker"})
+		t, help := seconds(res.Timing.Fit), "time the fit took in the compute worker"
+		if sh.est.Native > 0 {
+			t += " (estimated " + sh.est.say() + ")"
+			help += "; the estimate is the cost model's, corrected by this browser's speed on earlier fits"
+		}
+		rows = append(rows, row{"m-time", "Training time", t, help})
 	}
 	conv := "yes"
 	if !rep.Converged {

@@ -63,6 +63,8 @@ type session struct {
 	embedded bool
 
 	debounce int
+	// speed corrects the cost model's predictions to this browser.
+	speed speedLog
 	// live is on while the user drags a slider or a point on small data:
 	// fits follow without the debounce, the latest settings winning.
 	live bool
@@ -72,6 +74,7 @@ type session struct {
 type uploaded struct {
 	name, csv, summary string
 	rows, dim, zdim    int
+	classes, tags      int // counts (0 when not known)
 }
 
 // fitJob is the running fit, if any.
@@ -81,7 +84,8 @@ type fitJob struct {
 	key      string
 	started  time.Time
 	progress wire.Progress
-	errMsg   string // the last fit's error, for errKey's settings
+	est      estimate // the cost model's prediction (est.Native == 0: none)
+	errMsg   string   // the last fit's error, for errKey's settings
 	errKey   string
 	// next holds settings to fit once the running job has stopped (the
 	// latest change wins; intermediate ones are dropped).
@@ -96,6 +100,7 @@ type shown struct {
 	maps   map[string]*mapView // by view: "A", "B"
 	worker Affinity
 	at     time.Time
+	est    estimate // what the fit was predicted to take (zero: no prediction)
 }
 
 // mapView is one decoded map.
@@ -204,9 +209,25 @@ func (s *session) dataInfo() (rows, dim, zdim, classes int, kind datasets.Kind) 
 		if s.uploadTags {
 			kind = datasets.KindMultiLabel
 		}
-		return s.upload.rows, s.upload.dim, s.upload.zdim, 0, kind
+		return s.upload.rows, s.upload.dim, s.upload.zdim, s.upload.classes, kind
 	}
 	return 0, 0, 0, 0, ""
+}
+
+// tagCount is the number of tags of multi-label data (0 otherwise or when
+// not known).
+func (s *session) tagCount() int {
+	switch {
+	case strings.HasPrefix(s.set.Source, "ds:"):
+		for _, e := range s.index {
+			if e.Name == strings.TrimPrefix(s.set.Source, "ds:") {
+				return len(e.Tags)
+			}
+		}
+	case s.upload != nil && s.uploadTags:
+		return s.upload.tags
+	}
+	return 0
 }
 
 // compatible says whether the current model can use the current data, from
@@ -343,6 +364,8 @@ func (s *session) startFit(ctx app.Context) {
 	req := wire.FitRequest{Data: set.Data(s.csv()), Split: set.Split(), Model: set.Model, Params: set.Values(),
 		AdaptWidths: true, Keep: true, Grid: &wire.GridSpec{Side: mapSide, Preview: mapPreview}}
 	s.fit = fitJob{set: set, key: key, started: time.Now(), progress: wire.Progress{Fraction: 0, Stage: "waiting for the compute engine"}}
+	est, _ := s.estimate()
+	s.fit.est = est
 	var job *Job
 	job = Submit(ctx, wire.KindFit, req, nil, JobOptions{
 		Priority: PriorityInteractive,
@@ -376,6 +399,10 @@ func (s *session) startFit(ctx app.Context) {
 			default:
 				s.fit.errMsg, s.fit.errKey = "", ""
 				s.takePart(m, set, key, w)
+				if s.shown != nil && s.shown.key == key && s.shown.res != nil {
+					s.shown.est = est
+					s.speed.add(est.Native, s.shown.res.Timing.Fit)
+				}
 			}
 			if next != nil && next.FitKey() == s.set.FitKey() {
 				s.startFit(ctx)

@@ -187,10 +187,10 @@ func (u *UploadPanel) onUse(ctx app.Context, e app.Event) {
 		return
 	}
 	name := baseName(u.name)
-	s.upload = &uploaded{name: name, csv: r.CSV, summary: r.Summary, rows: r.Rows, dim: r.Dim, zdim: r.ZDim}
+	s.upload = &uploaded{name: name, csv: r.CSV, summary: r.Summary, rows: r.Rows, dim: r.Dim, zdim: r.ZDim, classes: len(r.Classes), tags: len(r.Tags)}
 	s.set.Source, s.set.Edits, s.tagShown = "up:"+name, nil, 0
 	if len(r.CSV) <= uploadBudget {
-		meta, _ := json.Marshal(uploadMeta{Name: name, Summary: r.Summary, Rows: r.Rows, Dim: r.Dim, ZDim: r.ZDim, Tags: len(r.Tags) > 0})
+		meta, _ := json.Marshal(uploadMeta{Name: name, Summary: r.Summary, Rows: r.Rows, Dim: r.Dim, ZDim: r.ZDim, Tags: len(r.Tags) > 0, Classes: len(r.Classes), NTags: len(r.Tags)})
 		ctx.LocalStorage().Set(uploadKey, r.CSV)
 		ctx.LocalStorage().Set(uploadMetaKey, string(meta))
 		s.message = fmt.Sprintf("Using %s (%d rows). It is kept in this browser only; “Forget my data” removes it.", name, r.Rows)
@@ -218,6 +218,8 @@ type uploadMeta struct {
 	Dim     int    `json:"dim"`
 	ZDim    int    `json:"zdim"`
 	Tags    bool   `json:"tags"`
+	Classes int    `json:"classes,omitempty"`
+	NTags   int    `json:"ntags,omitempty"`
 }
 
 // restoreUpload brings back the kept upload for a link to it.
@@ -230,7 +232,7 @@ func (s *session) restoreUpload(ctx app.Context) {
 		s.fit.errMsg, s.fit.errKey = "This link refers to a file uploaded in another browser: upload it here to reproduce the result.", s.set.FitKey()
 		return
 	}
-	s.upload = &uploaded{name: meta.Name, csv: csv, summary: meta.Summary, rows: meta.Rows, dim: meta.Dim, zdim: meta.ZDim}
+	s.upload = &uploaded{name: meta.Name, csv: csv, summary: meta.Summary, rows: meta.Rows, dim: meta.Dim, zdim: meta.ZDim, classes: meta.Classes, tags: meta.NTags}
 	s.uploadTags = meta.Tags
 }
 

@@ -20,11 +20,6 @@ func (b *browser) setInput(t *testing.T, id, value string) {
 		e.dispatchEvent(new Event("input", {bubbles: true})); e.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`, id, value), nil))
 }
 
-func (b *browser) state(t *testing.T) string {
-	t.Helper()
-	return b.jsString(t, `(document.getElementById("result")||{dataset:{}}).dataset.state`)
-}
-
 // TestNoStaleResults changes the settings under a result and checks that
 // the result is marked out of date (dimmed, labelled with what it was
 // computed on) until the new one lands; that a cancelled fit leaves it so;
@@ -167,4 +162,47 @@ func TestFigureExportsAndPixels(t *testing.T) {
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// TestHeavyFitWaitsForClick: a configuration the cost model predicts to
+// take far more than 2 s (GPC with its hyper-parameter search on the 569
+// rows of wdbc) does not train by itself; the Train button and a note show
+// the estimate; a click starts it, and the result shows the time it took
+// beside the estimate. A light one (the default SVM) trains by itself.
+func TestHeavyFitWaitsForClick(t *testing.T) {
+	url := startServer(t)
+	b := newBrowser(t, 1280, 1000)
+	b.run(t, chromedp.Navigate(url+"/?data=ds:wdbc&seed=1&train=70&model=gpc"), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
+	b.waitJS(t, `document.getElementById("train-estimate")`, 60*time.Second)
+	label := b.text(t, "#train")
+	note := b.text(t, "#train-estimate")
+	t.Logf("button %q, note %q", label, note)
+	if !strings.HasPrefix(label, "Train (about ") || !strings.Contains(note, "waits for a click") {
+		t.Errorf("a heavy fit's button %q and note %q should show the estimate", label, note)
+	}
+	// Give an automatic start every chance to happen, then check none did.
+	time.Sleep(3 * time.Second)
+	var fits int
+	b.run(t, chromedp.Evaluate(`(window.__lupiPoolLog||[]).filter(e => / fit on /.test(e[1])).length`, &fits))
+	if fits != 0 || b.exists(t, "#result[data-state=fresh]") {
+		b.logPool(t)
+		t.Fatalf("the heavy fit started by itself (%d fit jobs)", fits)
+	}
+	b.screenshot(t, "heavy-waits")
+	b.run(t, chromedp.Click("#train", chromedp.ByID))
+	b.waitJS(t, `(window.__lupiPoolLog||[]).some(e => / fit on /.test(e[1]))`, 30*time.Second)
+	b.run(t, chromedp.Click("#train-cancel", chromedp.ByID))
+
+	// The default SVM on generated data trains by itself, and its result
+	// shows the measured time beside the estimate.
+	b.run(t, chromedp.Navigate(url+"/?data=gen:moons&n=200&noise=0.2&seed=1&train=70&model=svm"), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
+	b.waitFresh(t, 60*time.Second)
+	if b.exists(t, "#train-estimate") {
+		t.Errorf("a light fit shows a waiting note: %s", b.text(t, "#train-estimate"))
+	}
+	tm := b.text(t, "#m-time")
+	t.Logf("training time: %s", tm)
+	if !strings.Contains(tm, "estimated") {
+		t.Errorf("the training time %q does not show the estimate", tm)
+	}
 }

@@ -3,6 +3,7 @@ package compute
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -166,6 +167,19 @@ func TestFitErrorsAndCancel(t *testing.T) {
 	m.Decode(&werr)
 	if !strings.Contains(werr.Message, "outside") {
 		t.Errorf("C = −1: %+v", werr)
+	}
+	// A fit that would not fit in a worker's memory is refused before it
+	// builds anything: GPC on 30 000 training rows holds several n×n
+	// matrices (7 GB).
+	var big strings.Builder
+	big.WriteString("x_1,x_2,y\n")
+	for i := 0; i < 43000; i++ {
+		fmt.Fprintf(&big, "%d,%d,%d\n", i%97, i%89, i%2)
+	}
+	m = last(t, do(t, e, context.Background(), wire.KindFit, wire.FitRequest{Data: wire.DataRef{Source: "up:big", CSV: big.String()}, Split: split, Model: "gpc"}, nil), wire.KindError)
+	m.Decode(&werr)
+	if !strings.Contains(werr.Message, "GB") || !strings.Contains(werr.Message, "rows") {
+		t.Errorf("GPC on 30 000 rows: %+v", werr)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -20,6 +20,13 @@ import (
 	"lupilab/models/wire"
 )
 
+// MemoryBudget is the most memory one fit may add in a compute worker: a
+// WebAssembly instance addresses at most 4 GiB and Go's collector needs
+// room beside the live data, so fits predicted to need more than 1 GiB are
+// refused before they build anything (with what, how much, and how many
+// rows would fit) instead of killing the worker.
+const MemoryBudget = 1 << 30
+
 // part is the body of a fit job's Part and Result messages: the fit's
 // result first, then its maps (a preview, then the full map).
 type part = wire.Part
@@ -32,7 +39,7 @@ func config(ed *edited, split wire.Split, id string, params model.Values) (run.C
 	if scale == "" {
 		scale = "standard"
 	}
-	cfg := run.Config{Dataset: ed.ds, TrainFrac: split.TrainFrac, Seed: split.Seed, Scale: scale, Model: id, Params: params}
+	cfg := run.Config{Dataset: ed.ds, TrainFrac: split.TrainFrac, Seed: split.Seed, Scale: scale, Model: id, Params: params, MemoryBudget: MemoryBudget}
 	if ed.base != nil {
 		rows, err := ed.split(split)
 		if err != nil {

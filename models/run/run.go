@@ -32,6 +32,10 @@ type Config struct {
 	// of a stratified split by TrainFrac and Seed: the app keeps the split
 	// of generated data fixed while the user edits the points.
 	Rows *Rows
+	// MemoryBudget, when > 0, is the most memory (bytes) the fit may add:
+	// a fit predicted to need more is refused before it builds anything
+	// (model.Options.MemoryBudget).
+	MemoryBudget float64
 }
 
 // Rows is a split given by row indices.
@@ -182,7 +186,7 @@ func Do(ctx context.Context, cfg Config, progress func(model.Progress)) (*Outcom
 	}
 	start := time.Now()
 	var clock model.PauseClock
-	o.Fitted, err = spec.Fit(ctx, train, params, model.Options{Seed: cfg.Seed, Progress: clock.Wrap(progress)})
+	o.Fitted, err = spec.Fit(ctx, train, params, model.Options{Seed: cfg.Seed, Progress: clock.Wrap(progress), MemoryBudget: cfg.MemoryBudget})
 	if err != nil {
 		return nil, err
 	}
