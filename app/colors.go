@@ -14,8 +14,6 @@ type rgb struct{ r, g, b uint8 }
 
 func (c rgb) css() string { return fmt.Sprintf("#%02x%02x%02x", c.r, c.g, c.b) }
 
-func (c rgb) rgba(a float64) string { return fmt.Sprintf("rgba(%d,%d,%d,%.3g)", c.r, c.g, c.b, a) }
-
 var classPalette = []rgb{
 	{0x00, 0x72, 0xb2}, // blue
 	{0xe6, 0x9f, 0x00}, // orange

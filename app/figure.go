@@ -262,8 +262,7 @@ func buildFigure(sh, maps *shown, fitted bool, view string, tag int, layerPick s
 	// test points: hollow squares, crossed when misclassified
 	byClass = map[int]*pointGroup{}
 	order = nil
-	var wrong pointGroup
-	wrong = pointGroup{shape: "cross", stroke: "#000", width: 1.6}
+	wrong := pointGroup{shape: "cross", stroke: "#000", width: 1.6}
 	for i := range test.X {
 		k := classOf(test, i)
 		g := byClass[k]

@@ -62,18 +62,6 @@ func (s *session) editable() bool {
 	return s.set.IsGenerated()
 }
 
-// frameFor is a view's window: the user's zoom, or the result's frame.
-func (s *session) frameFor(view string, res *wire.FitResult) [4]float64 {
-	s.in.init()
-	if z := s.in.zoom[view]; z != nil {
-		return *z
-	}
-	if view == "B" {
-		return res.Plot.FrameB
-	}
-	return res.Plot.Frame
-}
-
 // addEdit appends an edit (a move of the row just moved replaces the last
 // one, so a drag makes one edit) and refits.
 func (s *session) addEdit(ctx app.Context, e wire.Edit, live bool) {

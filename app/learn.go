@@ -42,14 +42,6 @@ func setParam(name, value string) func(s *Settings) {
 	return func(s *Settings) { s.SetParam(name, value) }
 }
 
-func chain(fs ...func(s *Settings)) func(s *Settings) {
-	return func(s *Settings) {
-		for _, f := range fs {
-			f(s)
-		}
-	}
-}
-
 // hardEdits marks the generated rows 0 … k−1 hard (the brush, in a link).
 func hardEdits(k int) func(s *Settings) {
 	return func(s *Settings) {

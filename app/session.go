@@ -2,7 +2,6 @@ package app
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"runtime"
 	"strings"
@@ -490,8 +489,6 @@ func (s *session) errorFor() string {
 	}
 	return ""
 }
-
-var errNoCompute = errors.New("the compute engine is not ready")
 
 // exposeResult sets window.__lupiResult = {model, params} (the parameters
 // the result on screen used, data-dependent widths included): a hook for
