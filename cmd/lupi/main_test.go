@@ -396,12 +396,23 @@ func TestPaperExperimentsOnShippedData(t *testing.T) {
 			}
 		}
 		// The accuracy (svm2plus: once per dataset) and error (gpcplus:
-		// once per task) rows, "mean ± sd" in % in their second cell.
+		// once per task) rows: "mean" (one repeat: no spread to show) or
+		// "mean ± sd" in % in their second cell.
 		for _, m := range c.methods {
 			rows := 0
+			ours := false // inside one of our accuracy or error tables
 			for _, line := range strings.Split(out, "\n") {
+				if strings.HasPrefix(line, "## ") {
+					ours = false
+				}
+				if strings.HasPrefix(line, "## ") && !strings.HasPrefix(line, "## Paper") && strings.Contains(line, "error") {
+					ours = true // gpcplus: "## Test error in % …"
+				}
+				if strings.HasPrefix(line, "| method | test accuracy") {
+					ours = true // svm2plus: one table per dataset
+				}
 				cells := strings.Split(line, "|")
-				if len(cells) < 4 || strings.TrimSpace(cells[1]) != m || !strings.Contains(cells[2], "±") {
+				if !ours || len(cells) < 4 || strings.TrimSpace(cells[1]) != m {
 					continue
 				}
 				mean, _, _ := strings.Cut(strings.TrimSpace(cells[2]), "±")

@@ -534,7 +534,11 @@ func aggregate(env *experiment.Env, done []experiment.Done) (*experiment.Result,
 }
 
 func resultTable(tasks []binTask, names []string, all [][]*methodRuns, repeats int, notes []string) experiment.Table {
-	t := experiment.Table{Title: fmt.Sprintf("Test error in %% (mean ± sd over %d repeats)", repeats), Columns: append([]string{"task"}, names...)}
+	title := fmt.Sprintf("Test error in %% (mean ± sd over %d repeats)", repeats)
+	if repeats == 1 {
+		title = "Test error in % (one repeat)"
+	}
+	t := experiment.Table{Title: title, Columns: append([]string{"task"}, names...)}
 	scores := make([][]float64, len(tasks))
 	taskMeans := make([][]float64, len(names))
 	for ti, tk := range tasks {
