@@ -66,7 +66,7 @@ func wNorm(u []float64) float64 { return plane{W: u[:len(u)-1]}.norm() }
 
 // The MPWTSVM view collapse (issue 28; models/twin/RESULTS.md), pinned on
 // digits 3 v. 5: at C = 1 the fitted model's view-B planes collapse
-// (‖ω‖ ≈ 1e-11) and view B's own rule falls to 0.73 on the test rows
+// (‖ω‖ ≈ 1e-10) and view B's own rule falls to 0.75 on the test rows
 // (0.99 at C = 0) while view A's and the combined rule stay at 0.99. It is
 // the formulation's doing, not the solver's:
 //   - the non-collapsed stationary point that majorisation reaches from the
