@@ -98,6 +98,15 @@ func (l figLayout) fromPx(fr [4]float64, px, py float64) (float64, float64) {
 // that both are the same fit, so the points carry its diagnostics.
 func (s *session) figureSources() (pts, maps *shown, fitted bool) {
 	cur := s.set.DataKey()
+	if w := s.fit.watch; w != nil && s.fit.job != nil && w.set.DataKey() == cur {
+		// a watched fit: its latest iterate's map under the data's points
+		switch {
+		case s.shown != nil && s.shown.set.DataKey() == cur:
+			return s.shown, w, false
+		case s.preview != nil && s.preview.set.DataKey() == cur:
+			return s.preview, w, false
+		}
+	}
 	switch {
 	case s.shown != nil && s.shown.set.DataKey() == cur:
 		return s.shown, s.shown, true

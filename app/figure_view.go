@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"lupilab/models/wire"
 	"math"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -109,7 +110,8 @@ func (f *Figure) Render() app.UI {
 	}
 	// The map (and with it the figure) is out of date when it was
 	// computed with other settings than the current ones.
-	stale := maps != nil && s.stale()
+	watching := maps != nil && maps.res == nil // a watched fit's iterate
+	stale := maps != nil && !watching && s.stale()
 	staleText := ""
 	if stale {
 		staleText = "Out of date: computed on " + maps.set.Describe()
@@ -132,6 +134,7 @@ func (f *Figure) Render() app.UI {
 			app.Canvas().ID(f.id()).Role("img").Aria("label", desc),
 			app.If(stale, app.P().Class("stale-label").Text(staleText)),
 			app.If(fitted && fm.preview && !stale, app.Span().Class("refining").Text("refining the map…")),
+			app.If(watching, app.Span().ID("watch-label").Class("refining").Text(watchLabel(s.fit.trace))),
 			f.tipUI(),
 		),
 		app.FigCaption().Body(
@@ -224,4 +227,12 @@ func (f *Figure) draw(ctx app.Context, force bool) {
 	f.draws++
 	info.Set("draws", f.draws)
 	hook.Set(f.id(), info)
+}
+
+// watchLabel says which iterate a watched fit's map shows.
+func watchLabel(trace []wire.Snapshot) string {
+	if len(trace) == 0 {
+		return "training…"
+	}
+	return fmt.Sprintf("training: iteration %d", trace[len(trace)-1].Iter)
 }

@@ -93,17 +93,33 @@ func (st *Status) Render() app.UI {
 		if p.Message != "" {
 			stage += " — " + p.Message
 		}
+		left := eta(p, s.fit.started)
+		if frac < 0 && s.fit.est.Seconds > 0 {
+			// the solver cannot tell how far it is (SMO, EP): the time
+			// spent against the cost model's estimate
+			el := time.Since(s.fit.started).Seconds()
+			frac = math.Min(0.95, el/s.fit.est.Seconds)
+			if rest := s.fit.est.Seconds - el; rest > 1 {
+				left = " · about " + duration(rest) + " left (estimated)"
+			}
+		}
 		bar := app.Progress().ID("train-progress").Max(1).Aria("label", "Training progress")
 		if frac >= 0 {
 			bar = bar.Value(frac)
 		}
 		body = append(body,
 			bar,
-			app.Span().ID("train-stage").Class("stage").Text(stage+eta(p, s.fit.started)),
+			app.Span().ID("train-stage").Class("stage").Text(stage+left),
 			app.Button().ID("train-cancel").Text("Cancel").OnClick(func(ctx app.Context, e app.Event) { s.cancelFit(); s.refresh() }),
 		)
+		if len(s.fit.trace) > 0 {
+			body = append(body, traceChart("trace", s.fit.trace, true))
+		}
 	case s.errorFor() != "":
 		body = append(body, app.P().ID("error").Class("error").Aria("live", "polite").Text(s.errorFor()))
+	}
+	if !s.busy() && s.errorFor() == "" && s.shown != nil && len(s.shown.trace) > 0 && !s.stale() {
+		body = append(body, traceChart("trace", s.shown.trace, false))
 	}
 	if s.stale() && !s.busy() {
 		why := "The settings changed since this result was computed."
@@ -231,7 +247,9 @@ func (r *ResultView) controls(sh *shown, fitted bool) app.UI {
 	if sh == nil || maps == nil {
 		return nil
 	}
-	sh = maps
+	if maps.res != nil { // (a watched fit's iterate has a map, not a result)
+		sh = maps
+	}
 	var ui []app.UI
 	if tags := sh.res.Data.Tags; len(tags) > 0 {
 		ui = append(ui, app.Div().Class("param inline").Body(
@@ -246,7 +264,7 @@ func (r *ResultView) controls(sh *shown, fitted bool) app.UI {
 			})),
 		))
 	}
-	if mv := sh.maps["A"]; mv != nil {
+	if mv := maps.maps["A"]; mv != nil {
 		var opts []string
 		for _, l := range mv.g.Layers {
 			switch l.Kind {

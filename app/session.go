@@ -64,6 +64,10 @@ type session struct {
 	debounce int
 	// speed corrects the cost model's predictions to this browser.
 	speed speedLog
+	// watching redraws the boundary while a model trains ("Watch it
+	// learn"); refit makes the next startFit train even when the result
+	// on screen is already for the current settings.
+	watching, refit bool
 	// live is on while the user drags a slider or a point on small data:
 	// fits follow without the debounce, the latest settings winning.
 	live bool
@@ -84,8 +88,12 @@ type fitJob struct {
 	started  time.Time
 	progress wire.Progress
 	est      estimate // the cost model's prediction (est.Native == 0: none)
-	errMsg   string   // the last fit's error, for errKey's settings
-	errKey   string
+	// watch holds the latest snapshot's map of a watched fit, trace its
+	// snapshots' measures so far.
+	watch  *shown
+	trace  []wire.Snapshot
+	errMsg string // the last fit's error, for errKey's settings
+	errKey string
 	// next holds settings to fit once the running job has stopped (the
 	// latest change wins; intermediate ones are dropped).
 	next *Settings
@@ -99,7 +107,8 @@ type shown struct {
 	maps   map[string]*mapView // by view: "A", "B"
 	worker Affinity
 	at     time.Time
-	est    estimate // what the fit was predicted to take (zero: no prediction)
+	est    estimate        // what the fit was predicted to take (zero: no prediction)
+	trace  []wire.Snapshot // the watched fit's snapshots, when it was watched
 }
 
 // mapView is one decoded map.
@@ -347,7 +356,7 @@ func (s *session) startFit(ctx app.Context) {
 		s.fit.job.Cancel()
 		return
 	}
-	if s.shown != nil && s.shown.key == key && s.fit.errKey != key {
+	if s.shown != nil && s.shown.key == key && s.fit.errKey != key && !s.refit {
 		return
 	}
 	m := s.spec()
@@ -361,7 +370,8 @@ func (s *session) startFit(ctx app.Context) {
 	}
 	set := s.set.Clone()
 	req := wire.FitRequest{Data: set.Data(s.csv()), Split: set.Split(), Model: set.Model, Params: set.Values(),
-		AdaptWidths: true, Keep: true, Grid: &wire.GridSpec{Side: mapSide, Preview: mapPreview}}
+		AdaptWidths: true, Keep: true, Grid: &wire.GridSpec{Side: mapSide, Preview: mapPreview}, Watch: s.watching}
+	s.refit = false
 	s.fit = fitJob{set: set, key: key, started: time.Now(), progress: wire.Progress{Fraction: 0, Stage: "waiting for the compute engine"}}
 	est, _ := s.estimate()
 	s.fit.est = est
@@ -384,8 +394,8 @@ func (s *session) startFit(ctx app.Context) {
 			if s.fit.job != job {
 				return
 			}
-			next := s.fit.next
-			s.fit.job, s.fit.next = nil, nil
+			next, trace := s.fit.next, s.fit.trace
+			s.fit.job, s.fit.next, s.fit.watch, s.fit.trace = nil, nil, nil, nil
 			var p wire.Part
 			_, cancelled, err := decodeEnd(m, &p)
 			switch {
@@ -399,7 +409,7 @@ func (s *session) startFit(ctx app.Context) {
 				s.fit.errMsg, s.fit.errKey = "", ""
 				s.takePart(m, set, key, w)
 				if s.shown != nil && s.shown.key == key && s.shown.res != nil {
-					s.shown.est = est
+					s.shown.est, s.shown.trace = est, trace
 					s.speed.add(est.Native, s.shown.res.Timing.Fit)
 				}
 			}
@@ -419,6 +429,17 @@ func (s *session) takePart(m wire.Message, set Settings, key string, w Affinity)
 	bin, err := m.Decode(&p)
 	if err != nil {
 		s.fit.errMsg, s.fit.errKey = err.Error(), key
+		return
+	}
+	if p.Snapshot != nil {
+		// a watched fit's iterate: its measure, and its map under the
+		// points until the result comes
+		s.fit.trace = append(s.fit.trace, *p.Snapshot)
+		if p.Grid != nil {
+			if mv, err := decodeMap(p.Grid, bin); err == nil {
+				s.fit.watch = &shown{set: set, key: key, maps: map[string]*mapView{p.Grid.View: mv}, at: time.Now()}
+			}
+		}
 		return
 	}
 	if p.Fit != nil {

@@ -419,3 +419,59 @@ func safeCell(rows [][]string, r, c int) string {
 	}
 	return "(missing)"
 }
+
+// TestWatchedFit: a watched fit sends snapshots with coarse maps of its
+// iterates before its result, and the result is the unwatched fit's.
+func TestWatchedFit(t *testing.T) {
+	e := testEngine()
+	req := wire.FitRequest{Data: moons, Split: split, Model: "svm", Params: map[string]string{"C": "10"}, Grid: &wire.GridSpec{Side: 80}}
+	plainMsgs := do(t, e, context.Background(), wire.KindFit, req, nil)
+	last(t, plainMsgs, wire.KindResult)
+	req.Watch = true
+	msgs := do(t, e, context.Background(), wire.KindFit, req, nil)
+	var snaps []wire.Part
+	var fit *wire.FitResult
+	for _, m := range msgs {
+		if m.Kind != wire.KindPart {
+			continue
+		}
+		var p wire.Part
+		if _, err := m.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case p.Snapshot != nil:
+			if fit != nil {
+				t.Fatal("a snapshot after the result")
+			}
+			snaps = append(snaps, p)
+		case p.Fit != nil:
+			fit = p.Fit
+		}
+	}
+	if len(snaps) < 3 || fit == nil {
+		t.Fatalf("%d snapshots, result %v", len(snaps), fit != nil)
+	}
+	for i, p := range snaps {
+		if p.Grid == nil || p.Grid.W != wire.WatchSide || len(p.Grid.Layers) == 0 || p.Snapshot.Quantity == "" {
+			t.Fatalf("snapshot %d: %+v, map %+v", i, p.Snapshot, p.Grid)
+		}
+		if i > 0 && p.Snapshot.Iter <= snaps[i-1].Snapshot.Iter {
+			t.Errorf("snapshot %d at iteration %d after %d", i, p.Snapshot.Iter, snaps[i-1].Snapshot.Iter)
+		}
+	}
+	var first wire.Part
+	for _, m := range plainMsgs {
+		if m.Kind == wire.KindPart {
+			if m.Decode(&first); first.Fit != nil {
+				break
+			}
+		}
+	}
+	if first.Fit == nil || first.Fit.Report.Objective != fit.Report.Objective || first.Fit.Report.Iterations != fit.Report.Iterations ||
+		first.Fit.Scores.TestAcc != fit.Scores.TestAcc {
+		t.Errorf("watching changed the fit: %+v vs %+v", first.Fit.Report, fit.Report)
+	}
+	t.Logf("%d snapshots, iterations %d…%d of %d; training time %.4f s", len(snaps), snaps[0].Snapshot.Iter, snaps[len(snaps)-1].Snapshot.Iter,
+		fit.Report.Iterations, fit.Timing.Fit)
+}

@@ -73,6 +73,14 @@ func (e *Engine) fit(ctx context.Context, req wire.FitRequest, j *job) (any, *wi
 	if err != nil {
 		return nil, nil, err
 	}
+	if req.Budget > 0 {
+		cfg.MemoryBudget = float64(req.Budget)
+	}
+	if req.Watch {
+		if cfg.Watch, err = e.watch(cfg, req.Grid != nil, j); err != nil {
+			return nil, nil, err
+		}
+	}
 	j.progress(model.Progress{Fraction: 0, Stage: "fitting"})
 	o, err := run.Do(ctx, cfg, j.progress)
 	if err != nil {
@@ -84,6 +92,45 @@ func (e *Engine) fit(ctx context.Context, req wire.FitRequest, j *job) (any, *wi
 	}
 	res.Notes = notes
 	return e.withMaps(ctx, res, o, req.Grid, j)
+}
+
+// watchPace is the shortest time between two snapshots sent to the page:
+// a fit of a few milliseconds is slowed down so that people see it learn.
+const watchPace = 120 * time.Millisecond
+
+// watch sends a watched fit's snapshots as Parts, each with its map of view
+// A (WatchSide cells a side, in the frame the result will have) when
+// withMaps and the snapshot has a model.
+func (e *Engine) watch(cfg run.Config, withMaps bool, j *job) (*model.Watch, error) {
+	lay, err := run.Layout(cfg) // the split, scaling and frame of the coming result
+	if err != nil {
+		return nil, err
+	}
+	plot := plotOf(lay)
+	frames := &model.Frames{Interval: watchPace}
+	start := time.Now()
+	var spent time.Duration // inside Take: not the fit's time
+	var sent time.Time
+	return &model.Watch{Due: frames.Due, Take: func(sn model.Snapshot) {
+		t0 := time.Now()
+		ws := &wire.Snapshot{Iter: sn.Iter, Stage: sn.Stage, Quantity: sn.Quantity, Value: sn.Value, Log: sn.Log,
+			Seconds: (t0.Sub(start) - spent).Seconds()}
+		var gr *wire.GridResult
+		var bin *wire.Bin
+		if withMaps && sn.Model != nil && len(plot.Maps) > 0 {
+			at := *lay
+			at.Fitted = sn.Model
+			// A snapshot whose map fails (a degenerate iterate) still
+			// reports its measure.
+			gr, bin, _ = mapOf(&at, plot.Maps[0], plot.Frame, wire.WatchSide, j)
+		}
+		if wait := watchPace - time.Since(sent); !sent.IsZero() && wait > 0 {
+			time.Sleep(wait)
+		}
+		j.send(wire.KindPart, part{Snapshot: ws, Grid: gr}, bin)
+		sent = time.Now()
+		spent += time.Since(t0)
+	}}, nil
 }
 
 // points lays out the data's points without a model.

@@ -136,6 +136,9 @@ type gpcState struct {
 	gtick     func() // progress inside the evidence gradient
 	sweeps    int    // EP sweeps over all evaluations
 	retries   int    // damped EP reruns over all evaluations (ep.Options.Retries)
+	// watch, when set, sees every accepted evidence evaluation (the
+	// type-II ML steps of a watched fit).
+	watch func(res *ep.Result, k seKernel)
 }
 
 func (s *gpcState) kernel(theta []float64) seKernel {
@@ -173,6 +176,9 @@ func (s *gpcState) evidence(theta []float64) (float64, []float64, error) {
 	}
 	if err := unconverged(res); err != nil {
 		return 0, nil, err
+	}
+	if s.watch != nil {
+		s.watch(res, k)
 	}
 	W, err := res.GradWeights(0)
 	if err != nil {
@@ -340,6 +346,18 @@ func fitGPC(ctx context.Context, train *data.Dataset, y []float64, v model.Value
 		tk.report(model.Progress{Fraction: frac, Stage: fmt.Sprintf("EP sweep %d", sweep), Iter: st.sweeps + sweep})
 	}
 	st.gtick = func() { tk.report(model.Progress{Fraction: frac, Stage: "evidence gradient", Iter: st.sweeps}) }
+	if opt.Watch != nil {
+		// each evidence evaluation's posterior is a classifier: the one
+		// type-II ML would return if it stopped at these hyper-parameters
+		step := 0
+		st.watch = func(res *ep.Result, k seKernel) {
+			if step++; opt.Watching(step) {
+				g := &GPC{Kernel: k, X: model.MatrixOf(train.X), SiteTau: append([]float64(nil), res.Tau[0]...), Alpha: res.Alpha(0),
+					Rep: &model.Report{Model: "gpc", NTrain: n}}
+				opt.Snapshot(model.Snapshot{Iter: step, Stage: "type-II ML step", Quantity: "log evidence (EP)", Value: res.LogZ, Binary: g})
+			}
+		}
+	}
 	theta0 := startTheta(v.Float("amplitude"), v.Float("lengthscale"), st.ard, d)
 	warnings := []string{}
 	theta := theta0

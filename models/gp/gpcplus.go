@@ -65,6 +65,9 @@ type gpcPlusState struct {
 	fdFree []bool
 	// analyticOnly disables the finite-difference fallback (tests).
 	analyticOnly bool
+	// watch, when set, sees every accepted evidence evaluation (the
+	// type-II ML steps of a watched fit).
+	watch func(res *ep.Result, theta []float64)
 	// fdGrads counts the evidence gradients taken by finite differences,
 	// fdSweeps the EP sweeps they cost.
 	fdGrads, fdSweeps int
@@ -145,6 +148,9 @@ func (s *gpcPlusState) evidence(theta []float64) (float64, []float64, error) {
 	s.last = res
 	if err := unconverged(res); err != nil {
 		return 0, nil, err
+	}
+	if s.watch != nil {
+		s.watch(res, theta)
 	}
 	kf, kg, _ := s.split(theta)
 	Wf, err := res.GradWeights(0)
@@ -336,6 +342,18 @@ func newPlusFit(ctx context.Context, train *data.Dataset, y []float64, v model.V
 		pf.tk.report(model.Progress{Fraction: pf.frac, Stage: fmt.Sprintf("EP sweep %d", sweep), Iter: st.sweeps + sweep})
 	}
 	st.gtick = func() { pf.tk.report(model.Progress{Fraction: pf.frac, Stage: "evidence gradient", Iter: st.sweeps}) }
+	if opt.Watch != nil {
+		n := len(y)
+		step := 0
+		st.watch = func(res *ep.Result, theta []float64) {
+			if step++; opt.Watching(step) {
+				kf, kg, mg := st.split(theta)
+				g := &GPCPlus{KernelF: kf, KernelG: kg, GMean: mg, X: model.MatrixOf(train.X), SiteTau: append([]float64(nil), res.Tau[0]...),
+					Alpha: res.Alpha(0), Nodes: pf.nodes, Rep: &model.Report{Model: "gpcplus", NTrain: n}}
+				opt.Snapshot(model.Snapshot{Iter: step, Stage: "type-II ML step", Quantity: "log evidence (EP)", Value: res.LogZ, Binary: g})
+			}
+		}
+	}
 	pf.st = st
 	return pf, nil
 }

@@ -71,6 +71,9 @@ func WrapBinary(id string, fit BinaryFitFunc, load BinaryLoadFunc) (FitFunc, Loa
 			}
 			subOpt := opt
 			subOpt.Progress = taskProgress(opt.Progress, ti, len(tasks))
+			if opt.Watch != nil {
+				subOpt.Watch = binaryWatch(opt.Watch, c, t, ti, len(tasks))
+			}
 			m, err := fit(ctx, sub, t.y, v, subOpt)
 			if err != nil {
 				if len(tasks) > 1 {
@@ -468,4 +471,22 @@ func sortInts(a []int) {
 			a[j], a[j-1] = a[j-1], a[j]
 		}
 	}
+}
+
+// binaryWatch passes a binary fitter's snapshots on: with two classes its
+// model is the classifier's; in a family of several tasks the iterate is
+// one sub-model among unfitted ones, so only the solver's measure goes on
+// (with the task in the stage).
+func binaryWatch(w *Watch, c *Classifier, t binaryTask, ti, tasks int) *Watch {
+	return &Watch{Due: w.Due, Take: func(s Snapshot) {
+		if s.Binary != nil && tasks == 1 {
+			s.Model = &Classifier{ID: c.ID, Classes: c.Classes, Strategy: c.Strategy, Pos: []int{t.pos}, Neg: []int{t.neg},
+				Models: []BinaryModel{s.Binary}, report: s.Binary.Report()}
+		}
+		s.Binary = nil
+		if tasks > 1 {
+			s.Stage = fmt.Sprintf("model %d of %d, %s", ti+1, tasks, s.Stage)
+		}
+		w.Take(s)
+	}}
 }

@@ -98,6 +98,9 @@ type Options struct {
 	// the machine's memory (-max-memory), the app from the tab's budget; 0
 	// checks nothing.
 	MemoryBudget float64
+	// Watch, when not nil, receives intermediate models while the fit
+	// trains (see Watch); fits that do not support it ignore it.
+	Watch *Watch
 }
 
 // Report sends p to the progress callback when there is one.

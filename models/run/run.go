@@ -36,6 +36,9 @@ type Config struct {
 	// a fit predicted to need more is refused before it builds anything
 	// (model.Options.MemoryBudget).
 	MemoryBudget float64
+	// Watch, when not nil, receives the fit's snapshots (model.Watch); the
+	// time spent in it is not counted as training time.
+	Watch *model.Watch
 }
 
 // Rows is a split given by row indices.
@@ -186,7 +189,15 @@ func Do(ctx context.Context, cfg Config, progress func(model.Progress)) (*Outcom
 	}
 	start := time.Now()
 	var clock model.PauseClock
-	o.Fitted, err = spec.Fit(ctx, train, params, model.Options{Seed: cfg.Seed, Progress: clock.Wrap(progress), MemoryBudget: cfg.MemoryBudget})
+	opt := model.Options{Seed: cfg.Seed, Progress: clock.Wrap(progress), MemoryBudget: cfg.MemoryBudget}
+	if w := cfg.Watch; w != nil {
+		opt.Watch = &model.Watch{Due: w.Due, Take: func(s model.Snapshot) {
+			t := time.Now()
+			w.Take(s)
+			clock.Paused += time.Since(t)
+		}}
+	}
+	o.Fitted, err = spec.Fit(ctx, train, params, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -197,8 +197,18 @@ func Train(ctx context.Context, X *mat.Dense, y []float64, p Params, opt model.O
 			opt.Progress(model.Progress{Fraction: -1, Stage: "SMO", Iter: iter, Message: fmt.Sprintf("max KKT violation %.3g", viol)})
 		}
 	}
-	res, err := smo.Solve(ctx, &smo.Problem{Q: mtx, P: ones, Y: y, Upper: upper},
-		smo.Options{Eps: p.Eps, MaxIter: p.MaxIter, Shrinking: p.Shrinking, CacheMB: p.CacheMB, Float32: p.Float32, Progress: prog, ProgressEvery: every})
+	so := smo.Options{Eps: p.Eps, MaxIter: p.MaxIter, Shrinking: p.Shrinking, CacheMB: p.CacheMB, Float32: p.Float32, Progress: prog, ProgressEvery: every}
+	if opt.Watch != nil {
+		// The iterate's expansion Σ yᵢαᵢK(xᵢ, x) − ρ with LIBSVM's ρ from
+		// the current gradient: the decision the fit would return if it
+		// stopped at this iteration.
+		so.Watch = opt.Watching
+		so.Snapshot = func(r *smo.Result) {
+			opt.Snapshot(model.Snapshot{Iter: r.Iter, Stage: "SMO", Quantity: "max KKT violation", Value: r.Violation, Log: true,
+				Binary: build(X, y, p, r, cost)})
+		}
+	}
+	res, err := smo.Solve(ctx, &smo.Problem{Q: mtx, P: ones, Y: y, Upper: upper}, so)
 	if err != nil {
 		return nil, fmt.Errorf("svm: %w", err)
 	}

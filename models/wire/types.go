@@ -61,6 +61,26 @@ type FitRequest struct {
 	// Budget is the largest memory in bytes the fit may plan to use (0: the
 	// worker's default).
 	Budget int64 `json:"budget,omitempty"`
+	// Watch asks for snapshots while the model trains (models that support
+	// it): Part messages with a Snapshot and, with Grid, its map at
+	// WatchSide cells a side, paced for people to see.
+	Watch bool `json:"watch,omitempty"`
+}
+
+// WatchSide is the side of a snapshot's map (cells): coarse enough to be
+// computed between two frames.
+const WatchSide = 64
+
+// Snapshot is a fit in progress (see model.Snapshot).
+type Snapshot struct {
+	Iter     int     `json:"iter"`
+	Stage    string  `json:"stage,omitempty"`
+	Quantity string  `json:"quantity"`
+	Value    float64 `json:"value"`
+	Log      bool    `json:"log,omitempty"`
+	// Seconds is the fit's time when it was taken (without the time
+	// spent on snapshots).
+	Seconds float64 `json:"seconds"`
 }
 
 // Note is a notice about what the worker chose for the user.
@@ -347,6 +367,9 @@ type ParseResult struct {
 type Part struct {
 	Fit  *FitResult  `json:"fit,omitempty"`
 	Grid *GridResult `json:"grid,omitempty"`
+	// Snapshot is a watched fit in progress; Grid, when set beside it, is
+	// the snapshot's map (not the result's).
+	Snapshot *Snapshot `json:"snapshot,omitempty"`
 }
 
 // PointsRequest asks for the data's points laid out as a fit of Model would

@@ -64,6 +64,10 @@ type Config struct {
 	// Polish, when not nil, runs the Newton polish when the policy asks
 	// for it.
 	Polish *Polisher
+	// Watch, when set, is called after every iteration that moved (with
+	// the iteration count): the caller decides whether to look at the
+	// iterate (see model.Watch). It must not change the policy's state.
+	Watch func(iter int)
 }
 
 // Outcome is what Run reports.
@@ -140,6 +144,9 @@ func Run(ctx context.Context, p Policy, cfg Config) (Outcome, error) {
 			break
 		}
 		out.Iter++
+		if cfg.Watch != nil {
+			cfg.Watch(out.Iter)
+		}
 	}
 	p.Unshrink()
 	out.Violation = p.Violation()

@@ -107,6 +107,12 @@ type Options struct {
 	// kernel, SVM2+) they replace millions of SMO iterations. The stopping
 	// rule is unchanged.
 	Polish bool
+	// Watch, when set, is asked after every iteration whether to call
+	// Snapshot with the current iterate (a Result whose Alpha, Rho, Iter
+	// and Violation are those of the iterate; Grad and Obj are exact only
+	// for variables not shrunk away). Neither changes the solver's path.
+	Watch    func(iter int) bool
+	Snapshot func(*Result)
 	// Float32 stores cached rows of Q in single precision, as LIBSVM does
 	// (its Qfloat): half the memory per row and the same solution as LIBSVM
 	// to rounding; ∇, α and Q's diagonal stay in float64.
@@ -169,6 +175,20 @@ func solve[T decomp.Elem](ctx context.Context, p *Problem, opt Options) (*Result
 		return nil, err
 	}
 	cfg := decomp.Config{MaxIter: s.maxIter, Progress: opt.Progress, ProgressEvery: opt.ProgressEvery}
+	if opt.Watch != nil && opt.Snapshot != nil {
+		cfg.Watch = func(iter int) {
+			if opt.Watch(iter) {
+				r := s.result()
+				r.Iter, r.Converged = iter, false
+				if s.eq {
+					r.Violation = s.pairViolation()
+				} else {
+					r.Violation = s.singleViolation()
+				}
+				opt.Snapshot(r)
+			}
+		}
+	}
 	if opt.Shrinking {
 		cfg.ShrinkEvery = min(s.l, 1000)
 	}
