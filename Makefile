@@ -16,7 +16,7 @@ FUZZTIME ?= 10m
 # make bench-web use 11 (the best: about a minute of CPU for the two builds).
 BROTLI_Q ?= 5
 
-.PHONY: all run server wasm static test deps lint unit fuzz-short browser bench bench-svm bench-svmplus bench-svmplus-rbf bench-svmplus-paper bench-svmplus-real \
+.PHONY: all run server wasm static test deps lint unit fuzz-short browser screenshots bench bench-svm bench-svmplus bench-svmplus-rbf bench-svmplus-paper bench-svmplus-real \
         bench-gp bench-joint bench-twin bench-multiview bench-qp bench-gp-wasm bench-grid bench-grid-wasm bench-gp-web bench-web fixtures-qp fixtures-refs fuzz load datasets clean
 
 all: wasm server
@@ -135,6 +135,11 @@ bench-web: BROTLI_Q = 11
 bench-web: wasm
 	LUPI_BROWSER_TESTS=1 LUPI_BENCH_WEB=1 $(GO) test -count=1 -run TestBenchWeb -v ./browsertest
 	bash scripts/bench-web.sh
+## screenshots: refresh docs/screens (one screen per model family, desktop and phone) from the
+## app as `make wasm` builds it
+screenshots: wasm server
+	@set -e; ./bin/lupi-server -addr 127.0.0.1:8091 -web web & srv=$$!; trap "kill $$srv" EXIT; sleep 1; \
+	$(GO) run ./scripts/screenshots -url http://127.0.0.1:8091 -out docs/screens
 ## cost-table: the cost model's predicted time and memory against measurements, every model on every
 ## shipped dataset it suits and on its default generated set (COST_BUDGET: largest predicted CPU
 ## seconds measured; larger fits run on a sub-sample). cost-calibrate re-measures and rewrites
