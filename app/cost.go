@@ -4,7 +4,10 @@ import (
 	"math"
 	"sort"
 
+	"github.com/maxence-charriere/go-app/v9/pkg/app"
+
 	"lupilab/models/spec"
+	"lupilab/models/wire"
 )
 
 // estimate is the expected cost of fitting the current settings in this
@@ -36,7 +39,7 @@ func (s *session) estimate() (estimate, bool) {
 		return estimate{}, false
 	}
 	native := e.BrowserSeconds()
-	return estimate{Seconds: native * s.speed.factor(), Bytes: e.Bytes, Native: native}, true
+	return estimate{Seconds: native * deviceSpeed.factor(m.ID), Bytes: e.Bytes, Native: native}, true
 }
 
 // shape is the training data's shape for the cost model.
@@ -55,10 +58,16 @@ func (s *session) shape(m *spec.Spec) (spec.Shape, bool) {
 // speedLog is what this browser's fits took against what the cost model
 // predicted for them: the ratio's median over the last fits corrects the
 // calibration machine's figures to this device (a phone is several times
-// slower, a new laptop faster).
+// slower, a busy laptop too), per model where it has run (the WebAssembly
+// factor differs between models) and overall otherwise.
 type speedLog struct {
-	ratios []float64 // measured / predicted, latest last
+	ratios  []float64            // measured / predicted, latest last
+	byModel map[string][]float64 // the same per model id
 }
+
+// deviceSpeed is the page's speed log: every session of the page (the
+// playground, a tour's canvas) measures the same device.
+var deviceSpeed = &speedLog{}
 
 // speedWindow is how many recent fits the correction remembers.
 const speedWindow = 9
@@ -67,31 +76,78 @@ const speedWindow = 9
 // below it the worker's fixed overheads dominate what is measured.
 const speedMinSeconds = 0.05
 
-// add records a fit that was predicted to take predicted seconds (before
-// the correction) and took measured.
-func (l *speedLog) add(predicted, measured float64) {
+// add records a fit of model id (empty: a calibration fit, counted
+// overall only) that was predicted to take predicted seconds (before the
+// correction) and took measured.
+func (l *speedLog) add(id string, predicted, measured float64) {
 	if !(predicted >= speedMinSeconds) || !(measured > 0) {
 		return
 	}
-	l.ratios = append(l.ratios, measured/predicted)
-	if len(l.ratios) > speedWindow {
-		l.ratios = l.ratios[len(l.ratios)-speedWindow:]
+	r := measured / predicted
+	l.ratios = keepLast(append(l.ratios, r))
+	if id != "" {
+		if l.byModel == nil {
+			l.byModel = map[string][]float64{}
+		}
+		l.byModel[id] = keepLast(append(l.byModel[id], r))
 	}
 }
 
-// factor is the median ratio (1 before any fit), kept within [1/8, 8] so
-// that one odd fit cannot make every estimate absurd.
-func (l *speedLog) factor() float64 {
-	if len(l.ratios) == 0 {
+func keepLast(r []float64) []float64 {
+	if len(r) > speedWindow {
+		return r[len(r)-speedWindow:]
+	}
+	return r
+}
+
+// factor is the median ratio of model id's fits, else of all fits (1
+// before any), kept within [1/8, 32] so that one odd fit cannot make every
+// estimate absurd.
+func (l *speedLog) factor(id string) float64 {
+	r := l.byModel[id]
+	if len(r) == 0 {
+		r = l.ratios
+	}
+	if len(r) == 0 {
 		return 1
 	}
-	r := append([]float64(nil), l.ratios...)
+	r = append([]float64(nil), r...)
 	sort.Float64s(r)
 	med := r[len(r)/2]
 	if len(r)%2 == 0 {
 		med = math.Sqrt(r[len(r)/2-1] * r[len(r)/2])
 	}
-	return math.Min(8, math.Max(1.0/8, med))
+	return math.Min(32, math.Max(1.0/8, med))
+}
+
+// calibrationFit is the fit the page runs once, in the background, when
+// the compute engine is ready: an SVM on 3 500 generated points (predicted
+// at about 0.08 s on the calibration machine) measures this device before
+// the first estimate decides whether a fit starts by itself.
+var calibrationFit = wire.FitRequest{Data: wire.DataRef{Source: "gen:moons", N: 5000, Noise: 0.3, Seed: 1},
+	Split: wire.Split{TrainFrac: 0.7, Seed: 1, Scale: "standard"}, Model: "svm", Params: map[string]string{"C": "1", "gamma": "1"}}
+
+var calibrated bool
+
+// calibrate runs calibrationFit once per page.
+func calibrate(ctx app.Context) {
+	if calibrated {
+		return
+	}
+	calibrated = true
+	m, err := spec.Lookup(calibrationFit.Model)
+	if err != nil {
+		return
+	}
+	pred := m.Estimate(spec.Shape{Rows: int(float64(calibrationFit.Data.N) * calibrationFit.Split.TrainFrac), Dim: 2, Classes: 2},
+		spec.Values(calibrationFit.Params)).BrowserSeconds()
+	Submit(ctx, wire.KindCalibrate, calibrationFit, nil, JobOptions{Priority: PriorityBackground,
+		OnEnd: func(ctx app.Context, msg wire.Message, w Affinity) {
+			var p wire.Part
+			if _, _, err := decodeEnd(msg, &p); err == nil && p.Fit != nil {
+				deviceSpeed.add("", pred, p.Fit.Timing.Fit)
+			}
+		}})
 }
 
 // liveLimit is the largest data (rows) on which a dragged slider or point

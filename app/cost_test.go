@@ -6,30 +6,34 @@ import (
 )
 
 // TestSpeedLog: the correction is the median ratio of the recent fits
-// long enough to measure, bounded, and 1 before any.
+// long enough to measure — the model's own when it has run, else all —
+// bounded, and 1 before any.
 func TestSpeedLog(t *testing.T) {
 	var l speedLog
-	if f := l.factor(); f != 1 {
+	if f := l.factor("svm"); f != 1 {
 		t.Fatalf("no fits: %v", f)
 	}
-	l.add(0.001, 0.08) // too short to tell
-	if f := l.factor(); f != 1 {
+	l.add("svm", 0.001, 0.08) // too short to tell
+	if f := l.factor("svm"); f != 1 {
 		t.Errorf("a 1 ms prediction moved the factor to %v", f)
 	}
-	for _, r := range []float64{2, 3, 100} {
-		l.add(1, r)
+	l.add("", 1, 2) // a calibration fit: overall only
+	if f := l.factor("gpc"); f != 2 {
+		t.Errorf("after the calibration fit: %v, want 2", f)
 	}
-	if f := l.factor(); f != 3 {
-		t.Errorf("median of 2, 3, 100: %v", f)
+	for _, r := range []float64{3, 100} {
+		l.add("svm", 1, r)
 	}
-	l.add(1, 4)
-	if f := l.factor(); math.Abs(f-math.Sqrt(12)) > 1e-12 {
-		t.Errorf("even count: %v, want √(3·4)", f)
+	if f := l.factor("svm"); math.Abs(f-math.Sqrt(300)) > 1e-9 {
+		t.Errorf("svm's own fits 3, 100: %v, want √300", f)
+	}
+	if f := l.factor("gpc"); f != 3 {
+		t.Errorf("a model without fits takes the median of all (2, 3, 100): %v", f)
 	}
 	for i := 0; i < 20; i++ {
-		l.add(1, 1000)
+		l.add("mcpk", 1, 1000)
 	}
-	if f := l.factor(); f != 8 || len(l.ratios) != speedWindow {
-		t.Errorf("bounded: %v over %d fits", f, len(l.ratios))
+	if f := l.factor("mcpk"); f != 32 || len(l.byModel["mcpk"]) != speedWindow || len(l.ratios) != speedWindow {
+		t.Errorf("bounded: %v over %d fits (%d overall)", f, len(l.byModel["mcpk"]), len(l.ratios))
 	}
 }

@@ -64,7 +64,7 @@ func (d *DataPanel) Render() app.UI {
 			),
 			d.number("trainpct", "Training share (%)", float64(set.TrainPct), MinTrain, MaxTrain, 5, false, func(v float64) { d.S.set.TrainPct = int(v) }),
 			app.If(len(set.Edits) > 0, app.P().Class("help").Body(
-				app.Text(fmt.Sprintf("%d edits of the generated points. ", len(set.Edits))),
+				app.Text(plural(len(set.Edits), "edit", "edits")+" of the generated points. "),
 				app.Button().ID("edits-reset").Class("link").Text("Reset to generated").OnClick(func(ctx app.Context, e app.Event) {
 					s.set.Edits = nil
 					s.changed(ctx)

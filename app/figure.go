@@ -640,7 +640,7 @@ func tickLabel(v float64) string {
 	if a >= 1e4 || a < 1e-3 {
 		return strconv.FormatFloat(v, 'g', 2, 64)
 	}
-	return strconv.FormatFloat(v, 'f', -1, 64)
+	return strconv.FormatFloat(v, 'g', 10, 64) // 10 digits: 6 × 0.1 reads "0.6"
 }
 
 func drawAxes(p painter, fm *figModel, l figLayout) {

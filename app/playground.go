@@ -75,6 +75,7 @@ func (p *Playground) OnMount(ctx app.Context) {
 	ComputeReady(ctx, func(ctx app.Context) {
 		s.computeReady = true
 		s.requestPreview(ctx)
+		calibrate(ctx)
 		if s.set.View == "model" && s.autoTrain() {
 			s.startFit(ctx)
 		}

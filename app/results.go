@@ -534,3 +534,11 @@ func tagTable(res *wire.FitResult) app.UI {
 		})),
 	)
 }
+
+// plural writes a count with its noun: "1 edit", "3 edits".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

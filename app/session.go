@@ -62,8 +62,6 @@ type session struct {
 	embedded bool
 
 	debounce int
-	// speed corrects the cost model's predictions to this browser.
-	speed speedLog
 	// watching redraws the boundary while a model trains ("Watch it
 	// learn"); refit makes the next startFit train even when the result
 	// on screen is already for the current settings.
@@ -410,7 +408,7 @@ func (s *session) startFit(ctx app.Context) {
 				s.takePart(m, set, key, w)
 				if s.shown != nil && s.shown.key == key && s.shown.res != nil {
 					s.shown.est, s.shown.trace = est, trace
-					s.speed.add(est.Native, s.shown.res.Timing.Fit)
+					deviceSpeed.add(set.Model, est.Native, s.shown.res.Timing.Fit)
 				}
 			}
 			if next != nil && next.FitKey() == s.set.FitKey() {

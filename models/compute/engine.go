@@ -134,7 +134,7 @@ func (e *Engine) Handle(ctx context.Context, m wire.Message, emit func(wire.Mess
 
 func (e *Engine) dispatch(ctx context.Context, m wire.Message, j *job) (any, *wire.Bin, error) {
 	switch m.Kind {
-	case wire.KindFit:
+	case wire.KindFit, wire.KindCalibrate:
 		var req wire.FitRequest
 		if _, err := m.Decode(&req); err != nil {
 			return nil, nil, err

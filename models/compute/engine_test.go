@@ -475,3 +475,13 @@ func TestWatchedFit(t *testing.T) {
 	t.Logf("%d snapshots, iterations %d…%d of %d; training time %.4f s", len(snaps), snaps[0].Snapshot.Iter, snaps[len(snaps)-1].Snapshot.Iter,
 		fit.Report.Iterations, fit.Timing.Fit)
 }
+
+// TestCalibrate: the page's calibration job is a fit under its own name.
+func TestCalibrate(t *testing.T) {
+	e := testEngine()
+	m := last(t, do(t, e, context.Background(), wire.KindCalibrate, wire.FitRequest{Data: moons, Split: split, Model: "svm"}, nil), wire.KindResult)
+	var p wire.Part
+	if _, err := m.Decode(&p); err != nil || p.Fit == nil || !(p.Fit.Timing.Fit > 0) {
+		t.Fatalf("calibration fit: %+v, %v", p.Fit, err)
+	}
+}

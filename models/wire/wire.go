@@ -31,6 +31,7 @@ const Version = 1
 // Request kinds (page → worker).
 const (
 	KindFit        = "fit"        // FitRequest → FitResult, with Part(GridResult) messages when it asks for maps
+	KindCalibrate  = "calibrate"  // FitRequest → FitResult: a fit that measures the device's speed (the page's first job; logged apart from the user's fits)
 	KindGrid       = "grid"       // GridRequest → GridResult
 	KindImport     = "import"     // ImportRequest → FitResult (a saved model scored on the current split)
 	KindResultsCSV = "resultscsv" // ModelRequest → TextResult (per-sample results as CSV)
