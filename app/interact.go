@@ -469,12 +469,14 @@ func (f *Figure) showTip(set string, i int, x, y float64) {
 		p = res.Plot.Test
 	}
 	var lines []string
-	head := "Training point"
+	// numbered as the results CSV numbers them (1-based within the
+	// split), with the row of the data it comes from (1-based)
+	head := "Training point " + strconv.Itoa(i+1)
 	if set == "test" {
-		head = "Test point"
+		head = "Test point " + strconv.Itoa(i+1)
 	}
 	if i < len(p.Row) {
-		head += " · row " + strconv.Itoa(p.Row[i])
+		head += " · data row " + strconv.Itoa(p.Row[i]+1)
 	}
 	lines = append(lines, head)
 	switch {

@@ -116,6 +116,10 @@ func (m *ModelPanel) trainRow(ms *spec.Spec) app.UI {
 			app.Text(" Watch it learn"),
 		),
 		app.If(note != "", app.Small().ID("train-estimate").Class("help").Text(note)),
+		app.If(s.busy(), app.Small().ID("train-busy").Class("help").Body(
+			app.Text("Training… (progress beside the plot) "),
+			app.Button().ID("train-cancel-near").Text("Cancel").OnClick(func(ctx app.Context, e app.Event) { s.cancelFit(); s.refresh() }),
+		)),
 	)
 }
 

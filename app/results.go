@@ -94,13 +94,20 @@ func (st *Status) Render() app.UI {
 			stage += " — " + p.Message
 		}
 		left := eta(p, s.fit.started)
-		if frac < 0 && s.fit.est.Seconds > 0 {
-			// the solver cannot tell how far it is (SMO, EP): the time
-			// spent against the cost model's estimate
+		if est := s.fit.est.Seconds; est > 0 {
+			// Solvers tell their progress poorly (SMO and EP cannot say how
+			// far they are; type-II ML's steps differ in cost): the time
+			// spent against the cost model's estimate carries the bar and
+			// the time left, the solver's own fraction only when ahead.
 			el := time.Since(s.fit.started).Seconds()
-			frac = math.Min(0.95, el/s.fit.est.Seconds)
-			if rest := s.fit.est.Seconds - el; rest > 1 {
+			frac = math.Max(frac, math.Min(0.95, el/est))
+			switch rest := est - el; {
+			case rest > 1:
 				left = " · about " + duration(rest) + " left (estimated)"
+			case rest < -1:
+				left = " · taking longer than the " + duration(est) + " estimated"
+			default:
+				left = ""
 			}
 		}
 		bar := app.Progress().ID("train-progress").Max(1).Aria("label", "Training progress")

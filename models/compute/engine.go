@@ -76,6 +76,9 @@ type job struct {
 	e                       *Engine
 	start                   time.Time
 	lastYield, lastProgress time.Time
+	// quiet, while set, yields but sends no progress (a watched fit's
+	// snapshot maps: the fit's own stage stays on screen).
+	quiet bool
 }
 
 // progress sends a Progress message (throttled) and yields to the event loop
@@ -86,7 +89,7 @@ func (j *job) progress(p model.Progress) {
 		j.e.Yield()
 		j.lastYield = time.Now()
 	}
-	if now.Sub(j.lastProgress) < j.e.ProgressEvery {
+	if j.quiet || now.Sub(j.lastProgress) < j.e.ProgressEvery {
 		return
 	}
 	j.lastProgress = now

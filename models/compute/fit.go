@@ -122,7 +122,9 @@ func (e *Engine) watch(cfg run.Config, withMaps bool, j *job) (*model.Watch, err
 			at.Fitted = sn.Model
 			// A snapshot whose map fails (a degenerate iterate) still
 			// reports its measure.
+			j.quiet = true
 			gr, bin, _ = mapOf(&at, plot.Maps[0], plot.Frame, wire.WatchSide, j)
+			j.quiet = false
 		}
 		if wait := watchPace - time.Since(sent); !sent.IsZero() && wait > 0 {
 			time.Sleep(wait)
