@@ -18,8 +18,8 @@
 #   LUPI_BENCH_QROWS=1  serve a low-rank Qλ by rows from its factor whatever its rank
 #   LUPI_BENCH_QP_MAXN  also time SVM1+ by the dense interior-point QP (as the paper timed MOSEK) up to this n
 #   LUPI_BENCH_LIMIT    wall-clock limit per SVM1+ fit in seconds (default 300)
-# Each fit is timed REPEATS times (default 3; 2 from n = 2000 on is not
-# distinguished any more) and the lowest CPU time kept; SVM1+ once.
+# The SVM and SVM2+ fits are timed REPEATS times (default 3, every size) and
+# the lowest CPU time kept; SVM1+, its QP solve and the eq (5) floor once.
 set -e
 cd "$(dirname "$0")/.."
 set --
