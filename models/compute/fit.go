@@ -572,7 +572,7 @@ func AdaptWidths(s *spec.Spec, v model.Values, ds *data.Dataset) []wire.Note {
 			continue
 		}
 		v[w.name] = g
-		notes = append(notes, wire.Note{Param: w.name, Text: fmt.Sprintf("%s = %s = 1/%d for the %d %s features (LIBSVM's default; the form's 1 suits 2-D data)", par.Label, g, w.dim, w.dim, w.block)})
+		notes = append(notes, wire.Note{Param: w.name, Text: fmt.Sprintf("This fit used %s = %s = 1/%d, LIBSVM's default for the %d %s features (the form's default, %s, is for 2-D data; a value you set yourself is used as it is)", par.Label, g, w.dim, w.dim, w.block, par.Default)})
 	}
 	return notes
 }

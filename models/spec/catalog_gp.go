@@ -49,7 +49,7 @@ func gpOutputs() []Output {
 func init() {
 	register(&Spec{
 		ID: "gpc", Objective: "Negative log evidence", Name: "GPC (EP)", Paper: "C. E. Rasmussen, C. K. I. Williams: Gaussian Processes for Machine Learning, MIT Press 2006, ch. 3 (baseline of " + Paper002 + ")",
-		Equations: "R&W algorithms 3.5–3.7, eqs 3.58, 3.65, 3.74, 3.80; paper 002 eq 2",
+		Equations: "R&W algorithms 3.5–3.7, eqs 3.58, 3.65, 3.74, 3.80; Hernández-Lobato et al. 2014 eq 2",
 		About: "Gaussian-process classifier with a probit likelihood, fitted by expectation propagation; kernel amplitude and " +
 			"length-scale(s) by maximising the EP evidence. Outputs calibrated probabilities Φ(m*/√(1+v*)).",
 		Task: Binary, Family: FamilyGP, Z: ZNone,
@@ -69,7 +69,7 @@ func init() {
 		Param{Name: "damping", Advanced: true, Label: "EP damping", Kind: Float, Default: "1", Min: 0.05, Max: 1,
 			Help: "Fraction of each proposed site update that is applied (1 = undamped sequential EP)."},
 		Param{Name: "quad_nodes", Advanced: true, Label: "Quadrature nodes", Kind: Int, Default: "32", Min: 4, Max: 128,
-			Help: "Gauss–Hermite nodes for the integral over g (paper 002 eq 12); where they would be inaccurate (a far tail, a wide g) a mode-centred rule takes over."},
+			Help: "Gauss–Hermite nodes for the integral over g (Hernández-Lobato et al. 2014 eq 12); where they would be inaccurate (a far tail, a wide g) a mode-centred rule takes over."},
 	)
 	pp[0].Help = "Prior variance of f. Held at this value by type-II ML: scaling it is the same as shifting the g mean, which is learnt."
 	pp[2].Help = "Prior variance of g, the log noise variance on the privileged space (held unless optimize_gamplitude)."
@@ -77,7 +77,7 @@ func init() {
 	pp = append(pp, StrategyParam())
 	register(&Spec{
 		ID: "gpcplus", Objective: "Negative log evidence", Name: "GPC+ (privileged noise)", Paper: Paper002,
-		Equations: "paper 002 eqs 3–12 (EP with factorised sites eq 10, quadrature eq 12, prediction eq 9)",
+		Equations: "Hernández-Lobato et al. 2014 eqs 3–12 (EP with factorised sites eq 10, quadrature eq 12, prediction eq 9)",
 		About: "GPC whose latent noise variance exp(g(z)) is a second Gaussian process on the privileged features z: " +
 			"samples that are easy by their privileged features get a steep likelihood, hard ones a flat one. " +
 			"z is needed only for training; predictions use x alone.",

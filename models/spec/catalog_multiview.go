@@ -47,7 +47,7 @@ func init() {
 	register(&Spec{
 		ID: "svm2k", Objective: "Dual objective", Name: "SVM-2K",
 		Paper:     "Farquhar, Hardoon, Meng, Shawe-Taylor & Szedmak, Two view learning: SVM-2K, theory and practice, NIPS 2005",
-		Equations: "SVM-2K primal and dual (section 2 of the NIPS 2005 paper); decision ½(f_A + f_B); per-view rules as in paper 001 §5.1",
+		Equations: "SVM-2K primal and dual (section 2 of the NIPS 2005 paper); decision ½(f_A + f_B); per-view rules as in Xu & Wang §5.1",
 		About: "Two SVMs, one per view, trained jointly: besides each view's hinge loss, the two views' outputs are asked to agree " +
 			"(|f_A − f_B| ≤ ε + η, with D penalising the disagreement η) — the distance-minimisation form of kernel CCA folded into one QP.",
 		Task: Binary, Family: FamilyMultiView, Z: ZView,
@@ -87,7 +87,7 @@ func init() {
 	register(&Spec{
 		ID: "psvm2v", Objective: "Dual objective", Name: "PSVM-2V",
 		Paper:     "Tang, Tian, Zhang & Liu, Multiview privileged support vector machines, IEEE TNNLS 29(8), 2018",
-		Equations: "paper 001 eq (6) (PSVM-2V primal); dual derived from its Lagrangian; decision rules of paper 001 §5.1",
+		Equations: "Xu & Wang eq (6) (PSVM-2V primal); dual derived from its Lagrangian; decision rules of Xu & Wang §5.1",
 		About: "Two SVMs, one per view, where each view's slack is bounded by the other view's output (learning using privileged " +
 			"information, with each view privileged for the other), plus SVM-2K's agreement constraint between the views.",
 		Task: Binary, Family: FamilyMultiView, Z: ZView,

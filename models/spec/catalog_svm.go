@@ -101,18 +101,18 @@ func init() {
 		ID: "l2svm", Objective: "Dual objective", Name: "L2-SVM",
 		Paper:     "Cortes & Vapnik (1995), Support-vector networks; solver: Fan, Chen & Lin (2005), JMLR 6; LIBSVM (Chang & Lin 2011)",
 		Equations: "L2-SVM dual (squared hinge; Hsieh et al. 2008, eq. (4), with the bias kept): min ½αᵀ(yyᵀ∘(K + I/(2Cᵢ)))α − 1ᵀα s.t. yᵀα = 0, αᵢ ≥ 0",
-		About:     "The support vector machine with the squared hinge loss Σ Cᵢξᵢ². Its dual has no upper bound on α; SVM2+ with each sample as its own privileged feature reduces to it (paper 000).",
+		About:     "The support vector machine with the squared hinge loss Σ Cᵢξᵢ². Its dual has no upper bound on α; SVM2+ with each sample as its own privileged feature reduces to it (Xu et al. 2016).",
 		Task:      Binary, Family: FamilySVM, Z: ZNone,
 		Params: SVMParams(), MultiClass: strategies,
 		Support: "support vectors", Outputs: svmOutputs(),
 	})
 	register(&Spec{
 		ID: "svm1plus", Objective: "Dual objective", Name: "SVM1+", Paper: Paper000 + "; Vapnik & Vashist (2009)",
-		Equations: "paper 000, eqs (1)-(2)",
+		Equations: "Xu et al. 2016, eqs (1)-(2)",
 		About: "Vapnik's SVM+ with the hinge loss: slacks ξᵢ = g(zᵢ) = v'zᵢ + ρ ≥ 0 come from a correcting function on privileged features. " +
 			"Its dual has 2n variables and two equality constraints; LUPI Lab solves it with a generalised SMO (three kinds of working direction).",
 		Task: Binary, Family: FamilySVM, Z: ZPrivileged,
-		Params: svmPlusParams("Weight C of the slacks Σξᵢ (paper 000 eq 1).",
+		Params: svmPlusParams("Weight C of the slacks Σξᵢ (Xu et al. 2016 eq 1).",
 			"Regularisation λ/2‖v‖² of the correcting function g(z) = v'z + ρ (eq 1)."),
 		MultiClass: strategies, Support: "support vectors",
 		Outputs: append(svmPlusOutputs(),
@@ -122,11 +122,11 @@ func init() {
 	})
 	register(&Spec{
 		ID: "svm2plus", Objective: "Dual objective", Name: "SVM2+", Paper: Paper000,
-		Equations: "paper 000, eqs (3)-(5), Proposition 1, footnote 1",
+		Equations: "Xu et al. 2016, eqs (3)-(5), Proposition 1, footnote 1",
 		About: "SVM+ with the squared hinge loss: the slack of each training sample is predicted by a correcting function g(z) on privileged features seen only in training. " +
 			"Its dual is a standard SVM dual (no upper bound on α) with kernel K + Qλ∘yyᵀ, solved by SMO; prediction uses x only.",
 		Task: Binary, Family: FamilySVM, Z: ZPrivileged,
-		Params: svmPlusParams("Weight C/2 of the squared slacks Σξᵢ² (paper 000 eq 3).",
+		Params: svmPlusParams("Weight C/2 of the squared slacks Σξᵢ² (Xu et al. 2016 eq 3).",
 			"Regularisation λ/2‖v‖² of the correcting function g(z) = v'z (eq 3); large λ trusts the privileged space less (λ → ∞ gives the hard-margin SVM)."),
 		MultiClass: strategies, Support: "support vectors",
 		Outputs: append(svmPlusOutputs(),

@@ -39,7 +39,7 @@ func init() {
 		ID: "jointsvm", Objective: "Dual objective",
 		Name:      "Joint SVM (MMR)",
 		Paper:     Paper003,
-		Equations: "paper 003, dual (10) without the bias constraint (section 2.3), prediction (12)/(13)",
+		Equations: "Xiong et al. 2014, dual (10) without the bias constraint (section 2.3), prediction (12)/(13)",
 		About: "One SVM for all tags: a kernel on tag vectors (Gaussian with the tags' covariance, or polynomial) " +
 			"couples the tags, and a single box-constrained dual — the cost of one SVM — is solved for all of them. " +
 			"Predicts the training tag set that best matches W φ(x) (Maximum Margin Regression).",
@@ -68,8 +68,8 @@ func init() {
 		ID: "indepsvm", Objective: "Sum of the tags' dual objectives",
 		Name:      "Independent SVMs",
 		Paper:     Paper003 + " (baseline)",
-		Equations: "paper 003, eqs (4)-(6) once per tag",
-		About: "One C-SVM (with bias) per tag, trained independently on the same kernel: the baseline of paper 003. " +
+		Equations: "Xiong et al. 2014, eqs (4)-(6) once per tag",
+		About: "One C-SVM (with bias) per tag, trained independently on the same kernel: the baseline of Xiong et al. 2014. " +
 			"It ignores how tags co-occur and costs T SVM trainings.",
 		Task:   MultiLabel,
 		Family: FamilyTags,

@@ -42,7 +42,7 @@ func twinOutputs() []Output {
 func init() {
 	register(&Spec{
 		ID: "twsvm", Objective: "Sum of the two planes' dual objectives", Name: "TWSVM", Paper: PaperTWSVM,
-		Equations: "Jayadeva et al. 2007 (TWSVM primal/dual pairs); paper 001 eqs (4)-(5) with all dⱼ = fⱼ = 1; decision as (33)",
+		Equations: "Jayadeva et al. 2007 (TWSVM primal/dual pairs); Xu & Wang eqs (4)-(5) with all dⱼ = fⱼ = 1; decision as (33)",
 		About: "Twin SVM: two non-parallel planes (or kernel surfaces), each as close as possible to its own class and at least 1 away from the other; " +
 			"a point goes to the class whose plane is nearer. Each plane solves a box-constrained dual by coordinate descent.",
 		Task: Binary, Family: FamilyTwin, Z: ZNone,
@@ -51,7 +51,7 @@ func init() {
 	})
 	register(&Spec{
 		ID: "wltsvm", Objective: "Sum of the two planes' dual objectives", Name: "WLTSVM", Paper: "Q. Ye, C. Zhao, S. Gao, H. Zheng, Weighted twin support vector machines with local information and its application, Neural Networks 35 (2012); as restated in " + Paper001,
-		Equations: "paper 001 eqs (1)-(5)",
+		Equations: "Xu & Wang eqs (1)-(5)",
 		About: "Weighted twin SVM with local information: each plane's squared residuals are weighted by a within-class k-nearest-neighbour graph, " +
 			"and only the other class's samples that are k-nearest neighbours of the plane's class keep a constraint (the others are dropped as redundant).",
 		Task: Binary, Family: FamilyTwin, Z: ZNone,
@@ -79,7 +79,7 @@ func init() {
 	params = concat(params, KernelParams("", "Kernel", KernelRBF), []Param{StrategyParam()})
 	register(&Spec{
 		ID: "mpwtsvm", Objective: "Primal objective of (10) + (11)", Name: "MPWTSVM", Paper: Paper001,
-		Equations: "paper 001 eqs (7)-(11), duals (31)-(32), kernel version (36)-(39), decision rules (33)-(35)",
+		Equations: "Xu & Wang eqs (7)-(11), duals (31)-(32), kernel version (36)-(39), decision rules (33)-(35)",
 		About: "Multi-view privileged weighted twin SVM: a WLTSVM per view whose slacks are bounded by the other view's plane (each view is the other's privileged information) " +
 			"and coupled by CΣξᴬξᴮ. Its dual is a non-convex QP, solved to a KKT point by block coordinate descent.",
 		Task: Binary, Family: FamilyMultiView, Z: ZView,

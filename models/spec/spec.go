@@ -53,11 +53,11 @@ type FamilyInfo struct {
 
 // Families lists the families in the order menus show them.
 var Families = []FamilyInfo{
-	{FamilySVM, "SVM and SVM+ (paper 000)"},
-	{FamilyGP, "Gaussian processes (paper 002)"},
-	{FamilyTwin, "Twin SVMs (paper 001)"},
-	{FamilyMultiView, "Multi-view (paper 001)"},
-	{FamilyTags, "Multi-label (paper 003)"},
+	{FamilySVM, "SVM and SVM+ (Xu et al. 2016)"},
+	{FamilyGP, "Gaussian processes (Hernández-Lobato et al. 2014)"},
+	{FamilyTwin, "Twin SVMs (Xu & Wang)"},
+	{FamilyMultiView, "Multi-view (Xu & Wang)"},
+	{FamilyTags, "Multi-label (Xiong et al. 2014)"},
 }
 
 // Block says how a model uses the second data block Z.
@@ -108,7 +108,7 @@ type Spec struct {
 	ID        string  `json:"id"`        // stable identifier: "svm", "svm2plus", …
 	Name      string  `json:"name"`      // display name: "SVM2+"
 	Paper     string  `json:"paper"`     // citation of the paper the model comes from
-	Equations string  `json:"equations"` // equations implemented, e.g. "paper 000, eqs (3)-(5)"
+	Equations string  `json:"equations"` // equations implemented, e.g. "Xu et al. 2016, eqs (3)-(5)"
 	About     string  `json:"about"`     // one paragraph for the UI
 	Task      Task    `json:"task"`
 	Family    Family  `json:"family"`
