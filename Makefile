@@ -104,9 +104,10 @@ bench-gp:
 	bash scripts/bench-gp.sh
 bench-gp-wasm:
 	GP_BENCH_WASM=1 bash scripts/bench-gp.sh 100
-## bench-gp-web: GPC vs GPC+ training time in the app, in headless Chromium (LUPI_BENCH_GP_SIZES=100,200,400)
+## bench-gp-web: GPC vs GPC+ training time in the app, in headless Chromium (GP_WEB_SIZES=100,200,400)
+GP_WEB_SIZES ?= $(or $(LUPI_BENCH_GP_SIZES),100,200,400)
 bench-gp-web: wasm
-	LUPI_BROWSER_TESTS=1 LUPI_BENCH_GP_WEB=1 $(GO) test -count=1 -timeout 3h -run TestBenchGPBrowser -v ./browsertest
+	LUPI_BROWSER_TESTS=1 $(GO) test -count=1 -timeout 3h -run '^$$' -bench '^BenchmarkGPBrowser$$' -benchtime 1x ./browsertest -benchgp.sizes $(GP_WEB_SIZES)
 ## bench-grid: every model's full 200×200 map (default settings, default data); bench-grid-wasm: the same under node
 bench-grid:
 	bash scripts/bench-grid.sh
@@ -130,10 +131,12 @@ fixtures-refs:
 	/usr/bin/python3 models/gp/testdata/ref_gpcplus_mcmc.py
 	/usr/bin/python3 models/multiview/testdata/ref_mvtsvm_mcpk.py
 	/usr/bin/python3 models/twin/testdata/ref_mpwtsvm.py
-## bench-web: the browser performance budget, and our wasm SMO against npm libsvm-js in the same Chromium
+## bench-web: the browser budgets of issues 24–26 (full-resolution map times per model, main-thread long tasks
+## per job, first-load bytes, Lighthouse desktop/mobile, pool speed-ups, slider latency), printed as tables, and
+## our wasm SMO against npm libsvm-js in the same Chromium; installs lighthouse and libsvm-js into
+## scripts/benchweb/node_modules (git-ignored). BENCH=Maps (a regexp) runs some of the tables only.
 bench-web: BROTLI_Q = 11
 bench-web: wasm
-	LUPI_BROWSER_TESTS=1 LUPI_BENCH_WEB=1 $(GO) test -count=1 -run TestBenchWeb -v ./browsertest
 	bash scripts/bench-web.sh
 ## screenshots: refresh docs/screens (one screen per model family, desktop and phone) from the
 ## app as `make wasm` builds it

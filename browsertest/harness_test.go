@@ -59,7 +59,7 @@ func TestMain(m *testing.M) {
 }
 
 // startServer runs the real server on a free port and returns its URL.
-func startServer(t *testing.T, args ...string) string {
+func startServer(t testing.TB, args ...string) string {
 	t.Helper()
 	url, _ := runServer(t, args...)
 	return url
@@ -67,7 +67,7 @@ func startServer(t *testing.T, args ...string) string {
 
 // runServer is startServer that also returns a function stopping the server
 // (later flags override the defaults, e.g. "-addr", "-web").
-func runServer(t *testing.T, args ...string) (string, func()) {
+func runServer(t testing.TB, args ...string) (string, func()) {
 	t.Helper()
 	cmd := exec.Command(serverBin, append([]string{"-addr", "127.0.0.1:0", "-web", filepath.Join(repoRoot, "web")}, args...)...)
 	out, err := cmd.StdoutPipe()
@@ -112,7 +112,7 @@ type browser struct {
 // raise it before newBrowser.
 var browserLife = 8 * time.Minute
 
-func newBrowser(t *testing.T, width, height int) *browser {
+func newBrowser(t testing.TB, width, height int) *browser {
 	t.Helper()
 	// Chromium may still be writing its profile when the test ends, so it
 	// lives outside t.TempDir and is removed best-effort.
@@ -183,7 +183,7 @@ func (b *browser) consoleErrors() []string {
 	return append([]string(nil), b.errors...)
 }
 
-func (b *browser) run(t *testing.T, actions ...chromedp.Action) {
+func (b *browser) run(t testing.TB, actions ...chromedp.Action) {
 	t.Helper()
 	if err := chromedp.Run(b.ctx, actions...); err != nil {
 		b.mu.Lock()
@@ -193,7 +193,7 @@ func (b *browser) run(t *testing.T, actions ...chromedp.Action) {
 	}
 }
 
-func (b *browser) screenshot(t *testing.T, name string) {
+func (b *browser) screenshot(t testing.TB, name string) {
 	t.Helper()
 	var buf []byte
 	b.run(t, chromedp.FullScreenshot(&buf, 100))
@@ -205,7 +205,7 @@ func (b *browser) screenshot(t *testing.T, name string) {
 }
 
 // text reads an element's text content.
-func (b *browser) text(t *testing.T, sel string) string {
+func (b *browser) text(t testing.TB, sel string) string {
 	t.Helper()
 	var s string
 	b.run(t, chromedp.TextContent(sel, &s, chromedp.ByQuery))
@@ -213,7 +213,7 @@ func (b *browser) text(t *testing.T, sel string) string {
 }
 
 // waitText waits until the element's text satisfies ok.
-func (b *browser) waitText(t *testing.T, sel string, timeout time.Duration, ok func(string) bool) string {
+func (b *browser) waitText(t testing.TB, sel string, timeout time.Duration, ok func(string) bool) string {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	var last string
@@ -248,7 +248,7 @@ func (b *browser) waitText(t *testing.T, sel string, timeout time.Duration, ok f
 
 // logPool logs the compute pool's counters and its last events (what a
 // job that never started or never ended was waiting for).
-func (b *browser) logPool(t *testing.T) {
+func (b *browser) logPool(t testing.TB) {
 	t.Helper()
 	var dump string
 	chromedp.Run(b.ctx, chromedp.Evaluate(`JSON.stringify({stats: window.lupiPool && lupiPool.stats(), log: (window.__lupiPoolLog||[]).slice(-60)})`, &dump))
@@ -257,7 +257,7 @@ func (b *browser) logPool(t *testing.T) {
 
 // waitFresh waits until the playground shows a result computed with the
 // current settings (#result[data-state=fresh]) and fails on an error.
-func (b *browser) waitFresh(t *testing.T, timeout time.Duration) {
+func (b *browser) waitFresh(t testing.TB, timeout time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for time.Now().Before(deadline) {
@@ -278,7 +278,7 @@ func (b *browser) waitFresh(t *testing.T, timeout time.Duration) {
 }
 
 // waitMap waits until the figure plot-<view> shows its full-resolution map.
-func (b *browser) waitMap(t *testing.T, view string, timeout time.Duration) map[string]any {
+func (b *browser) waitMap(t testing.TB, view string, timeout time.Duration) map[string]any {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for time.Now().Before(deadline) {

@@ -1,12 +1,22 @@
 #!/usr/bin/env bash
-# bench-web.sh — times LUPI Lab's SMO compiled to WebAssembly against
-# libsvm-js (LIBSVM 3.22 compiled by emscripten to wasm, npm "libsvm-js") in the
-# same headless Chromium on the same data, and prints the ratio per n.
+# bench-web.sh — LUPI Lab's browser budgets (`make bench-web`, which first
+# builds both wasm builds with BROTLI_Q=11), printed as tables:
+#   1. the browser benchmarks of browsertest/benchweb_test.go, in headless
+#      Chromium on localhost (BENCH, a regexp after "BenchmarkWeb", picks
+#      some: Maps, LongTasks, Load, Lighthouse, Pool, Latency):
+#        LUPI_BROWSER_TESTS=1 go test -run '^$' -bench '^BenchmarkWeb' -benchtime 1x ./browsertest
+#      Lighthouse (npm, pinned in scripts/benchweb/package.json) runs with
+#      Debian's chromium (CHROME_PATH);
+#   2. LUPI Lab's SMO compiled to WebAssembly against libsvm-js (LIBSVM 3.22
+#      compiled by emscripten to wasm, npm "libsvm-js") in the same headless
+#      Chromium on the same data, the ratio per n (SMO=0 skips it):
 #
-#   scripts/bench-web.sh                       # n = 1000 2000 5000
+#   scripts/bench-web.sh                       # everything; SMO sizes n = 1000 2000 5000
+#   BENCH=Maps SMO=0 scripts/bench-web.sh      # one table
 #   SIZES=1000,2000 REPEATS=3 scripts/bench-web.sh
 #
-# Settings as scripts/bench-svm.sh: RBF gamma = 0.1, C = 1, eps = 1e-3,
+# The SMO comparison's settings are those of scripts/bench-svm.sh: RBF
+# gamma = 0.1, C = 1, eps = 1e-3,
 # shrinking, 100 MB cache, single-precision cache rows on both sides. Each
 # time is the best of REPEATS calls of the train function, measured in the
 # page with performance.now() (data copy into the solver included on both
@@ -18,9 +28,18 @@ cd "$(dirname "$0")/.."
 SIZES=${SIZES:-1000,2000,5000}
 REPEATS=${REPEATS:-2}
 web=scripts/benchweb
-if [ ! -f "$web/node_modules/libsvm-js/dist/browser/wasm/libsvm.wasm" ]; then
+if [ ! -f "$web/node_modules/libsvm-js/dist/browser/wasm/libsvm.wasm" ] || [ ! -x "$web/node_modules/.bin/lighthouse" ]; then
 	(cd "$web" && npm ci --no-audit --no-fund >/dev/null)
 fi
+if [ ! -f web/app.wasm ] || [ ! -f web/compute.wasm ]; then
+	echo "bench-web: build the wasm first (make bench-web does, with BROTLI_Q=11)"; exit 1
+fi
+for f in web/app.wasm web/compute.wasm; do
+	echo "$f: $(stat -c %s $f) bytes raw, $(stat -c %s $f.br) bytes brotli (served), $(gzip -9 -c $f | wc -c) bytes gzip -9"
+done
+echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); $(/usr/bin/chromium --version 2>/dev/null || echo chromium)"
+LUPI_BROWSER_TESTS=1 go test -count=1 -timeout 3h -run '^$' -bench "^BenchmarkWeb(${BENCH:-})" -benchtime 1x ./browsertest
+[ "${SMO:-1}" = 1 ] || exit 0
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 GOOS=js GOARCH=wasm go build -trimpath -ldflags=-s -o "$work/lupi.wasm" ./$web/wasm
