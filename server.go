@@ -563,16 +563,45 @@ func readRegular(web fs.FS, name string) ([]byte, error) {
 // (so a new deployment installs a new cache and the app can offer an update),
 // but it also serves navigations with a query string (?tab=…, shared links)
 // and the sub-path root with or without its trailing slash from the cache, so
-// the app starts offline from any link.
+// the app starts offline from any link. The compute build and the datasets
+// are cached once the app is live (see deferred below).
 const serviceWorker = `const cacheName = "lupilab-{{.Version}}";
 const resourcesToCache = {{.ResourcesToCache}};
+
+// The compute build and the shipped datasets are cached after the app is
+// live, not while it loads: on a first visit they would otherwise compete
+// with the UI build for the network and the CPU. The page (web/pool.js)
+// asks for them with the message "lupi-precache" once the compute build is
+// compiled; meanwhile the ones the page fetches are cached as they pass.
+const deferred = (url) => /\/compute\.wasm$/.test(url) || (/\/web\/datasets\//.test(url) && !/\/index\.json$/.test(url));
+const deferredResources = resourcesToCache.filter(deferred);
+const shellResources = resourcesToCache.filter((u) => !deferred(u));
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
     caches.open(cacheName)
-      .then((cache) => cache.addAll(resourcesToCache))
+      .then((cache) => cache.addAll(shellResources))
       .then(() => self.skipWaiting())
   );
+});
+
+async function precacheDeferred() {
+  const cache = await caches.open(cacheName);
+  for (const url of deferredResources) {
+    if (!(await cache.match(url))) {
+      try {
+        await cache.add(url);
+      } catch (err) {
+        // offline or gone: the next visit tries again
+      }
+    }
+  }
+}
+
+self.addEventListener("message", (event) => {
+  if (event.data === "lupi-precache") {
+    event.waitUntil(precacheDeferred());
+  }
 });
 
 self.addEventListener("activate", (event) => {
@@ -619,7 +648,13 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   event.respondWith(
-    fromCache(event.request).then((hit) => hit || fetch(event.request))
+    fromCache(event.request).then((hit) => hit || fetch(event.request).then((r) => {
+      if (r.ok && deferred(new URL(event.request.url).pathname)) {
+        const copy = r.clone();
+        caches.open(cacheName).then((cache) => cache.put(event.request, copy));
+      }
+      return r;
+    }))
   );
 });
 `

@@ -56,6 +56,7 @@ const lupiPool = (() => {
         note("compiled");
         spawn();
         pump();
+        precache();
       },
       (err) => {
         moduleError = "could not load the compute engine (" + wasmURL + "): " + err;
@@ -63,6 +64,17 @@ const lupiPool = (() => {
         for (const job of Array.from(queue)) finish(job, "error", JSON.stringify({ kind: "internal", message: moduleError }), []);
         queue.length = 0;
       },
+    );
+  }
+
+  // precache asks the service worker to cache what it left for after the
+  // app is live (the compute build, the datasets): offline use, without
+  // competing with the UI's own first load.
+  function precache() {
+    if (!("serviceWorker" in navigator)) return;
+    navigator.serviceWorker.ready.then(
+      (reg) => { if (reg.active) reg.active.postMessage("lupi-precache"); },
+      () => {},
     );
   }
 
