@@ -152,6 +152,8 @@ func nan() float64 { v, _ := strconv.ParseFloat("NaN", 64); return v }
 // passMiss says whether v meets the goal (≤ goal).
 func passMiss(v, goal float64) string {
 	switch {
+	case goal != goal:
+		return "-"
 	case v != v:
 		return "n/a"
 	case v <= goal:
@@ -521,7 +523,12 @@ func BenchmarkWebLatency(bb *testing.B) {
 			}
 			b.eval(bb, fmt.Sprintf(`(() => { const s = document.getElementById(%q); if (!%t) __bench.t0 = performance.now();
 			  s.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`, slider, live), nil)
-			b.until(bb, fresh, 2*time.Minute)
+			if !live && !waitFor(b, `lupiPool.stats().busy > 0 || (`+fresh+`)`, 2*time.Second) {
+				// the app does not refit by itself (estimate above its auto-train limit)
+				mode = "Train clicked"
+				b.eval(bb, `(() => { __bench.t0 = performance.now(); document.getElementById("train").click(); return true; })()`, nil)
+			}
+			b.until(bb, fresh, 5*time.Minute)
 			var out []float64
 			b.eval(bb, `(() => { const ds = __bench.draws.filter((d) => d.id === "plot-a" && d.hasMap && !d.stale && d.t >= __bench.t0);
 			  return [ds[0].t - __bench.t0, ds.find((d) => !d.preview).t - __bench.t0]; })()`, &out)
