@@ -112,25 +112,6 @@ func (b *browser) eval(tb testing.TB, expr string, out any) {
 	b.run(tb, chromedp.Evaluate(expr, out, awaitPromise))
 }
 
-// until polls a JS expression until it is truthy.
-func (b *browser) until(tb testing.TB, expr string, timeout time.Duration) {
-	tb.Helper()
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
-		var ok bool
-		ctx, cancel := context.WithTimeout(b.ctx, 15*time.Second)
-		err := chromedp.Run(ctx, chromedp.Evaluate(`!!(`+expr+`)`, &ok))
-		cancel()
-		if err == nil && ok {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	b.logPool(tb)
-	b.screenshot(tb, "timeout-bench")
-	tb.Fatalf("timed out after %v waiting for %s", timeout, expr)
-}
-
 // poolIdle is true when the compute pool has a ready worker and no job.
 const poolIdle = `window.lupiPool && lupiPool.ready() && lupiPool.stats().busy === 0 && lupiPool.stats().queued === 0`
 
@@ -230,7 +211,7 @@ func BenchmarkWebMaps(bb *testing.B) {
 		for _, v := range views {
 			b.waitMap(bb, v, 2*time.Minute)
 		}
-		b.until(bb, poolIdle, time.Minute)
+		b.waitJS(bb, poolIdle, time.Minute)
 		time.Sleep(200 * time.Millisecond)
 		var grids []benchGrid
 		var draws []benchDraw
@@ -290,7 +271,7 @@ func BenchmarkWebMaps(bb *testing.B) {
 // Train; it reports whether it clicked.
 func (b *browser) ensureFit(tb testing.TB) bool {
 	tb.Helper()
-	b.until(tb, `window.lupiPool && lupiPool.ready()`, 2*time.Minute)
+	b.waitJS(tb, `window.lupiPool && lupiPool.ready()`, 2*time.Minute)
 	time.Sleep(time.Second)
 	var clicked bool
 	b.eval(tb, `(() => { const st = (document.getElementById("result") || {dataset: {}}).dataset.state;
@@ -310,7 +291,7 @@ func zoomMap(tb testing.TB, b *browser, deltaY float64) (ms, paint float64) {
 	  const c = document.getElementById("plot-a"); const r = c.getBoundingClientRect(); const f = window.__lupiFigures["plot-a"];
 	  return [r.left + f.plotX + f.plotWidth / 2, r.top + f.plotY + f.plotHeight / 2]; })()`, &at)
 	b.run(tb, input.DispatchMouseEvent(input.MouseWheel, at[0], at[1]).WithDeltaX(0).WithDeltaY(deltaY))
-	b.until(tb, `__bench.grids.some((g) => g.w === 260 && !g.preview) &&
+	b.waitJS(tb, `__bench.grids.some((g) => g.w === 260 && !g.preview) &&
 	  __bench.draws.some((d) => d.id === "plot-a" && d.side === 260 && d.hasMap && !d.preview && d.t >= __bench.grids.find((g) => g.w === 260 && !g.preview).t)`, 2*time.Minute)
 	var out []float64
 	b.eval(tb, `(() => { const g = __bench.grids.find((g) => g.w === 260 && !g.preview);
@@ -354,15 +335,15 @@ var (
 func runJob(tb testing.TB, b *browser, url string, j benchJob) (wall float64, long []float64) {
 	tb.Helper()
 	b.open(tb, url+j.link)
-	b.until(tb, poolIdle, 2*time.Minute)
+	b.waitJS(tb, poolIdle, 2*time.Minute)
 	time.Sleep(time.Second)
-	b.until(tb, poolIdle, 2*time.Minute)
+	b.waitJS(tb, poolIdle, 2*time.Minute)
 	var t0 float64
 	b.eval(tb, `(() => { __bench.recordGrids = false; return performance.now(); })()`, &t0)
 	b.eval(tb, j.start, nil)
 	// the job has started when the pool is busy or it already ended
-	b.until(tb, `lupiPool.stats().busy > 0 || (`+j.done+`)`, time.Minute)
-	b.until(tb, `(`+j.done+`) && `+poolIdle, 30*time.Minute)
+	b.waitJS(tb, `lupiPool.stats().busy > 0 || (`+j.done+`)`, time.Minute)
+	b.waitJS(tb, `(`+j.done+`) && `+poolIdle, 30*time.Minute)
 	var t1 float64
 	b.eval(tb, `performance.now()`, &t1)
 	time.Sleep(300 * time.Millisecond)
@@ -427,7 +408,7 @@ func BenchmarkWebLongTasks(bb *testing.B) {
 	var boot [][2]float64
 	var ready float64
 	b.open(bb, u+"/")
-	b.until(bb, `__bench.ready > 0`, time.Minute)
+	b.waitJS(bb, `__bench.ready > 0`, time.Minute)
 	b.eval(bb, `__bench.ready`, &ready)
 	b.eval(bb, `__bench.long`, &boot)
 	maxBoot := 0.0
@@ -502,7 +483,7 @@ func BenchmarkWebLatency(bb *testing.B) {
 		b.ensureFit(bb)
 		b.waitFresh(bb, 5*time.Minute)
 		b.waitMap(bb, "a", 2*time.Minute)
-		b.until(bb, poolIdle, time.Minute)
+		b.waitJS(bb, poolIdle, time.Minute)
 		var slider string
 		b.eval(bb, fmt.Sprintf(`(document.querySelector('input.slider[id^="p-%s-"]') || {}).id || ""`, id), &slider)
 		if slider == "" {
@@ -528,13 +509,13 @@ func BenchmarkWebLatency(bb *testing.B) {
 				mode = "Train clicked"
 				b.eval(bb, `(() => { __bench.t0 = performance.now(); document.getElementById("train").click(); return true; })()`, nil)
 			}
-			b.until(bb, fresh, 5*time.Minute)
+			b.waitJS(bb, fresh, 5*time.Minute)
 			var out []float64
 			b.eval(bb, `(() => { const ds = __bench.draws.filter((d) => d.id === "plot-a" && d.hasMap && !d.stale && d.t >= __bench.t0);
 			  return [ds[0].t - __bench.t0, ds.find((d) => !d.preview).t - __bench.t0]; })()`, &out)
 			firsts, fulls = append(firsts, out[0]), append(fulls, out[1])
 			b.waitFresh(bb, 2*time.Minute)
-			b.until(bb, poolIdle, time.Minute)
+			b.waitJS(bb, poolIdle, time.Minute)
 			time.Sleep(300 * time.Millisecond)
 		}
 		goal := nan()
@@ -648,7 +629,7 @@ func BenchmarkWebLoad(bb *testing.B) {
 	proxy, u := startCountingProxy(bb, upstream)
 	b := newBenchBrowser(bb, 1280, 900)
 	b.open(bb, u+"/")
-	b.until(bb, `__bench.ready > 0`, time.Minute)
+	b.waitJS(bb, `__bench.ready > 0`, time.Minute)
 	b.waitFresh(bb, 2*time.Minute)
 	b.waitMap(bb, "a", time.Minute)
 	// wait until the network has been quiet for 3 s (the service worker's
@@ -726,7 +707,7 @@ func BenchmarkWebLoad(bb *testing.B) {
 
 	// Peak memory while training on the largest shipped dataset.
 	b.open(bb, upstream+"/?data=ds:digits-twoview&seed=1&train=70&model=svm")
-	b.until(bb, `window.lupiPool && lupiPool.ready()`, time.Minute)
+	b.waitJS(bb, `window.lupiPool && lupiPool.ready()`, time.Minute)
 	b.eval(bb, `(() => { const t = document.getElementById("train"); if (t && !t.disabled && document.getElementById("result").dataset.state !== "fresh") t.click(); return true; })()`, nil)
 	b.waitFresh(bb, 10*time.Minute)
 	fmt.Printf("digits-twoview (largest shipped set), SVM one-vs-rest: test accuracy %s, fit %s; peak renderer memory (VmHWM) %s\n",

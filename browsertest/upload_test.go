@@ -90,7 +90,7 @@ func openApp(t *testing.T, b *browser, url string) {
 }
 
 // waitJS polls a JS expression until it is true.
-func (b *browser) waitJS(t *testing.T, expr string, timeout time.Duration) {
+func (b *browser) waitJS(t testing.TB, expr string, timeout time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for time.Now().Before(deadline) {
