@@ -74,7 +74,7 @@ func take(chromium, url, out, size string, w, h int) error {
 		err := chromedp.Run(ctx, chromedp.Navigate(url+"/"+s.query), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery),
 			chromedp.Poll(ready, nil, chromedp.WithPollingTimeout(3*time.Minute)),
 			chromedp.Sleep(300*time.Millisecond),
-			chromedp.FullScreenshot(&buf, 90))
+			chromedp.FullScreenshot(&buf, 100)) // 100: PNG
 		if err != nil {
 			return fmt.Errorf("%s at %s: %w", s.name, size, err)
 		}
