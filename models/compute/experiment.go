@@ -68,13 +68,20 @@ func decodeDone(raw []json.RawMessage) ([]experiment.Done, error) {
 	return out, nil
 }
 
-// expPlan returns the next stage of an experiment's plan.
-func (e *Engine) expPlan(req wire.ExpPlanRequest) (*wire.ExpStage, error) {
+// expState is a plan or reduce request's experiment and its finished
+// tasks.
+func (e *Engine) expState(req wire.ExpPlanRequest) (*experiment.Env, []experiment.Done, error) {
 	env, err := e.expEnv(req.Name, req.Quick, req.Seed)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	done, err := decodeDone(req.Done)
+	return env, done, err
+}
+
+// expPlan returns the next stage of an experiment's plan.
+func (e *Engine) expPlan(req wire.ExpPlanRequest) (*wire.ExpStage, error) {
+	env, done, err := e.expState(req)
 	if err != nil {
 		return nil, err
 	}
@@ -112,11 +119,7 @@ func (e *Engine) expTask(ctx context.Context, req wire.ExpTaskRequest, j *job) (
 
 // expReduce builds an experiment's tables from its finished tasks.
 func (e *Engine) expReduce(req wire.ExpPlanRequest) (*wire.ExpResult, error) {
-	env, err := e.expEnv(req.Name, req.Quick, req.Seed)
-	if err != nil {
-		return nil, err
-	}
-	done, err := decodeDone(req.Done)
+	env, done, err := e.expState(req)
 	if err != nil {
 		return nil, err
 	}
