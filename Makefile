@@ -22,10 +22,12 @@ BROTLI_Q ?= 5
 all: wasm server
 
 ## wasm: compile the two browser builds — the UI (app.wasm, go-app, no numerics) and the
-## compute engine (compute.wasm, run by the Web Workers of web/pool.js) — and compress them
+## compute engine (compute.wasm, run by the Web Workers of web/pool.js) — and compress them.
+## The UI is built against a copy of go-app without its server-side handler (scripts/uimod).
 wasm:
+	@$(GO) run ./scripts/uimod -out .build/ui
 	@set -e; \
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o web/app.wasm ./wasm/ui & ui=$$!; \
+	GOOS=js GOARCH=wasm $(GO) build -modfile .build/ui/go.mod -trimpath -ldflags="-s -w" -o web/app.wasm ./wasm/ui & ui=$$!; \
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o web/compute.wasm ./wasm/compute & cp=$$!; \
 	wait $$ui; wait $$cp
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" web/wasm_exec.js
@@ -162,4 +164,4 @@ datasets:
 	$(GO) run ./cmd/mkdatasets
 
 clean:
-	rm -rf bin dist web/app.wasm web/app.wasm.br web/compute.wasm web/compute.wasm.br web/wasm_exec.js browsertest/screenshots
+	rm -rf bin dist .build web/app.wasm web/app.wasm.br web/compute.wasm web/compute.wasm.br web/wasm_exec.js browsertest/screenshots
