@@ -563,17 +563,22 @@ func readRegular(web fs.FS, name string) ([]byte, error) {
 // (so a new deployment installs a new cache and the app can offer an update),
 // but it also serves navigations with a query string (?tab=…, shared links)
 // and the sub-path root with or without its trailing slash from the cache, so
-// the app starts offline from any link. The compute build and the datasets
-// are cached once the app is live (see deferred below).
+// the app starts offline from any link. The compute build is cached once the
+// app is live, a dataset when it is first used, all datasets on request
+// (see deferred below).
 const serviceWorker = `const cacheName = "lupilab-{{.Version}}";
 const resourcesToCache = {{.ResourcesToCache}};
 
 // The compute build and the shipped datasets are cached after the app is
 // live, not while it loads: on a first visit they would otherwise compete
 // with the UI build for the network and the CPU. The page (web/pool.js)
-// asks for them with the message "lupi-precache" once the compute build is
-// compiled; meanwhile the ones the page fetches are cached as they pass.
-const deferred = (url) => /\/compute\.wasm$/.test(url) || (/\/web\/datasets\//.test(url) && !/\/index\.json$/.test(url));
+// asks for the compute build with the message "lupi-precache" once it is
+// compiled. A dataset is cached when it is first used (as it passes, like
+// everything deferred the page fetches), and all of them only when the user
+// asks to keep them for offline use (Advanced), with "lupi-precache-datasets":
+// 0.6 MB most visits never need.
+const dataset = (url) => /\/web\/datasets\//.test(url) && !/\/index\.json$/.test(url);
+const deferred = (url) => /\/compute\.wasm$/.test(url) || dataset(url);
 const deferredResources = resourcesToCache.filter(deferred);
 const shellResources = resourcesToCache.filter((u) => !deferred(u));
 
@@ -585,22 +590,33 @@ self.addEventListener("install", (event) => {
   );
 });
 
-async function precacheDeferred() {
+// precacheDeferred caches the deferred resources which selects and returns
+// how many of them are in the cache afterwards.
+async function precacheDeferred(which) {
   const cache = await caches.open(cacheName);
-  for (const url of deferredResources) {
+  let cached = 0;
+  for (const url of deferredResources.filter(which)) {
     if (!(await cache.match(url))) {
       try {
         await cache.add(url);
       } catch (err) {
-        // offline or gone: the next visit tries again
+        continue; // offline or gone: the next visit tries again
       }
     }
+    cached++;
   }
+  return cached;
 }
 
 self.addEventListener("message", (event) => {
   if (event.data === "lupi-precache") {
-    event.waitUntil(precacheDeferred());
+    event.waitUntil(precacheDeferred((u) => !dataset(u)));
+  } else if (event.data === "lupi-precache-datasets") {
+    event.waitUntil(precacheDeferred(dataset).then((cached) => {
+      if (event.source) {
+        event.source.postMessage({ kind: "lupi-datasets-kept", cached: cached });
+      }
+    }));
   }
 });
 

@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -19,6 +20,8 @@ import (
 type ModelPanel struct {
 	app.Compo
 	S *session
+	// keepNote says how keeping the sample datasets offline went.
+	keepNote string
 }
 
 // OnMount registers the panel.
@@ -76,6 +79,7 @@ func (m *ModelPanel) Render() app.UI {
 			app.Summary().Text("Advanced settings"),
 			m.form(ms, advanced, vals),
 			m.workersField(),
+			m.offlineField(),
 		),
 		app.P().Class("help").Text(ms.About),
 	)
@@ -350,6 +354,71 @@ func (m *ModelPanel) workersField() app.UI {
 			}),
 		app.Small().Class("help").Text("Background threads that train, map and cross-validate (default: one per processor core, at most 4). Tune, Compare and the papers' experiments spread their work over them."),
 	)
+}
+
+// offlineDataKey is the local-storage key web/pool.js reads at start: when
+// it holds true, the service worker caches every sample dataset once the app
+// is live. Otherwise a dataset is cached when it is first used.
+const offlineDataKey = "lupilab.offlineData"
+
+// offlineField lets people keep all sample datasets for offline use.
+func (m *ModelPanel) offlineField() app.UI {
+	var keep bool
+	if runtime.GOOS == "js" {
+		keep = app.Window().Get("localStorage").Call("getItem", offlineDataKey).String() == "true"
+	}
+	return app.Div().Class("param").Body(
+		app.Label().For("offline-data").Body(
+			app.Input().Type("checkbox").ID("offline-data").Checked(keep).OnChange(m.onOffline),
+			app.Text(" Keep all sample datasets for offline use"),
+		),
+		app.Small().Class("help").ID("offline-note").Text(m.offlineNote(keep)),
+	)
+}
+
+func (m *ModelPanel) offlineNote(keep bool) string {
+	switch {
+	case m.keepNote != "":
+		return m.keepNote
+	case keep:
+		return "The sample datasets are kept in this browser, so they open without a network."
+	}
+	return "Downloads the sample datasets now (about 0.6 MB) so they open without a network. Otherwise a dataset is kept once it has been opened."
+}
+
+func (m *ModelPanel) onOffline(ctx app.Context, e app.Event) {
+	keep := ctx.JSSrc().Get("checked").Bool()
+	ls := app.Window().Get("localStorage")
+	if !keep {
+		ls.Call("setItem", offlineDataKey, "false")
+		m.keepNote = ""
+		return
+	}
+	ls.Call("setItem", offlineDataKey, "true")
+	m.keepNote = "Downloading the sample datasets…"
+	var then, fail app.Func
+	done := func(note string) {
+		then.Release()
+		fail.Release()
+		ctx.Dispatch(func(ctx app.Context) { m.keepNote = note })
+	}
+	then = app.FuncOf(func(this app.Value, args []app.Value) any {
+		n := 0
+		if len(args) > 0 && args[0].Type() == app.TypeNumber {
+			n = args[0].Int()
+		}
+		done(fmt.Sprintf("%d sample datasets are kept in this browser: they open without a network.", n))
+		return nil
+	})
+	fail = app.FuncOf(func(this app.Value, args []app.Value) any {
+		msg := "unknown error"
+		if len(args) > 0 {
+			msg = args[0].Call("toString").String()
+		}
+		done("Could not keep the sample datasets offline: " + msg + ".")
+		return nil
+	})
+	app.Window().Get("lupiPool").Call("keepDatasets").Call("then", then, fail)
 }
 
 // humanNum writes a range bound as people write it (10000, 0.0001, 1e-12).

@@ -18,6 +18,7 @@
 const lupiPool = (() => {
   const CANCEL_GRACE_MS = 100;
   const MAX_SIZE = 16;
+  const OFFLINE_DATA_KEY = "lupilab.offlineData";
   let wasmURL = "";
   let workerURL = "";
   let version = 1;
@@ -68,14 +69,42 @@ const lupiPool = (() => {
   }
 
   // precache asks the service worker to cache what it left for after the
-  // app is live (the compute build, the datasets): offline use, without
-  // competing with the UI's own first load.
+  // app is live — the compute build, and all sample datasets when the user
+  // chose to keep them for offline use (Advanced; local storage
+  // lupilab.offlineData) — without competing with the UI's own first load.
   function precache() {
-    if (!("serviceWorker" in navigator)) return;
-    navigator.serviceWorker.ready.then(
-      (reg) => { if (reg.active) reg.active.postMessage("lupi-precache"); },
-      () => {},
-    );
+    post("lupi-precache");
+    if (localStorage.getItem(OFFLINE_DATA_KEY) === "true") post("lupi-precache-datasets");
+  }
+
+  // keepDatasets asks the service worker to cache every sample dataset
+  // now; it resolves with the number of datasets cached, once they are.
+  function keepDatasets() {
+    return new Promise((resolve, reject) => {
+      if (!("serviceWorker" in navigator)) {
+        reject(new Error("this browser has no service worker"));
+        return;
+      }
+      const onMessage = (e) => {
+        if (e.data && e.data.kind === "lupi-datasets-kept") {
+          navigator.serviceWorker.removeEventListener("message", onMessage);
+          resolve(e.data.cached);
+        }
+      };
+      navigator.serviceWorker.addEventListener("message", onMessage);
+      post("lupi-precache-datasets").catch((err) => {
+        navigator.serviceWorker.removeEventListener("message", onMessage);
+        reject(err);
+      });
+    });
+  }
+
+  function post(message) {
+    if (!("serviceWorker" in navigator)) return Promise.resolve();
+    return navigator.serviceWorker.ready.then((reg) => {
+      if (!reg.active) throw new Error("the service worker is not active");
+      reg.active.postMessage(message);
+    });
   }
 
   function spawn() {
@@ -258,6 +287,7 @@ const lupiPool = (() => {
     submit: submit,
     cancel: cancel,
     setSize: setSize,
+    keepDatasets: keepDatasets,
     size: () => size,
     ready: () => workers.some((s) => s.ready),
     failed: () => moduleError || "",

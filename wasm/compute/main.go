@@ -146,6 +146,11 @@ func fetchShipped(name string) ([]byte, error) {
 		if len(args) > 0 {
 			msg = args[0].Call("toString").String()
 		}
+		if nav := js.Global().Get("navigator"); nav.Truthy() && !nav.Get("onLine").Bool() {
+			msg = "this browser is offline and has not kept " + name + " (a sample dataset is kept once it has been opened online, or all of them with Advanced settings → Keep all sample datasets for offline use)"
+		} else {
+			msg = "could not download " + name + ": " + msg
+		}
 		done <- result{err: errors.New(msg)}
 		return nil
 	})
