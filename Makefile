@@ -17,7 +17,7 @@ FUZZTIME ?= 10m
 BROTLI_Q ?= 5
 
 .PHONY: all run server wasm static test deps lint unit fuzz-short browser screenshots bench bench-svm bench-svmplus bench-svmplus-rbf bench-svmplus-paper bench-svmplus-real \
-        bench-gp bench-joint bench-twin bench-multiview bench-qp bench-gp-wasm bench-grid bench-grid-wasm bench-gp-web bench-web fixtures-qp fixtures-refs fuzz load datasets clean
+        bench-gp bench-joint bench-twin bench-multiview bench-qp bench-gp-wasm bench-grid bench-grid-wasm bench-gp-web bench-web bench-experiments fixtures-qp fixtures-refs fuzz load datasets clean
 
 all: wasm server
 
@@ -90,6 +90,10 @@ fuzz:
 bench: bench-svm bench-svmplus bench-svmplus-real bench-gp bench-joint bench-twin bench-multiview
 bench-svm:
 	bash scripts/bench-svm.sh
+## bench-experiments: the paper experiments with lupi experiment -j 1 against -j 2 (identical
+## output checked) and the speed-up projected on 8 and 16 cores from the tasks' times
+bench-experiments:
+	bash scripts/bench-experiments.sh
 bench-svmplus:
 	bash scripts/bench-svmplus.sh
 ## bench-svmplus-rbf: the same with an RBF privileged kernel (a linear one on this data gives the w = 0 optimum)

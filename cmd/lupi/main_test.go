@@ -472,6 +472,25 @@ func TestExperimentSameForEveryJ(t *testing.T) {
 		if strings.Contains(outs[0][2], `"timing"`) {
 			t.Errorf("%s: timings recorded under -timing=false", c[0])
 		}
+		// Every task says its plan stage: from 0, in plan order, and every
+		// experiment has more than one (a search, then the final fits).
+		var tasks []struct {
+			ID    string `json:"id"`
+			Stage int    `json:"stage"`
+		}
+		if err := json.Unmarshal([]byte(outs[0][2]), &tasks); err != nil || len(tasks) == 0 {
+			t.Fatalf("%s: tasks file: %v", c[0], err)
+		}
+		prev := 0
+		for _, x := range tasks {
+			if x.Stage < prev || x.Stage > prev+1 {
+				t.Errorf("%s: task %s in stage %d after stage %d", c[0], x.ID, x.Stage, prev)
+			}
+			prev = x.Stage
+		}
+		if tasks[0].Stage != 0 || prev == 0 {
+			t.Errorf("%s: stages %d … %d", c[0], tasks[0].Stage, prev)
+		}
 	}
 }
 

@@ -73,6 +73,11 @@ type Done struct {
 	// "_wall" are wall clock) and "task_wall", the whole task's wall time.
 	// Empty under Config.NoTiming.
 	Timing map[string]float64 `json:"timing,omitempty"`
+	// Stage is the plan stage (0-based) RunPlan ran the task in: the
+	// tasks of one stage may run in parallel, stages run one after another
+	// (scripts/bench-experiments.sh projects the speed-up on more cores
+	// from it).
+	Stage int `json:"stage"`
 }
 
 // Stage is one step of a plan.
@@ -377,6 +382,7 @@ func (e *Experiment) Run(ctx context.Context, cfg Config) (*Result, error) {
 // plan order.
 func (env *Env) RunPlan(ctx context.Context) ([]Done, error) {
 	var done []Done
+	stage := 0
 	seen := map[string]bool{}
 	for {
 		st, err := env.Plan(done)
@@ -396,6 +402,10 @@ func (env *Env) RunPlan(ctx context.Context) ([]Done, error) {
 		if err != nil {
 			return nil, err
 		}
+		for i := range out {
+			out[i].Stage = stage
+		}
+		stage++
 		done = append(done, out...)
 	}
 	env.progress(model.Progress{Fraction: 1, Stage: env.Exp.Name + " experiment", Message: "done"})

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# bench-experiments.sh — wall time of the paper experiments with `lupi experiment NAME -j 1`
+# against `-j 2` (A B A B, ROUNDS rounds), checks that both print identical results, and
+# projects the speed-up on 8 and 16 cores from the per-task times of the -j 1 run.
+#
+#   scripts/bench-experiments.sh                   # the four configurations below, 2 rounds
+#   ROUNDS=3 ONLY=gpcplus scripts/bench-experiments.sh
+#
+# Configurations (the full protocols take from minutes to hours on 2 cores; these keep every
+# stage of each plan and shrink its size):
+#   jointsvm                            the full protocol (one split, 75 validation fits, 3 final)
+#   gpcplus  -repeats 4                 the full protocol with 4 of its repeats
+#   svm2plus -quick -repeats 10         the quick grid and sizes, 10 repeats
+#   mpwtsvm  -quick -set tasks=6        the quick grid and sizes, 6 tasks of each dataset
+#
+# The projection: an experiment runs its plan stage by stage (models/experiment: a stage's
+# tasks in parallel, then the next stage), so on P workers a stage takes at least its
+# longest task and at least its total over P. It schedules each stage's measured task times
+# (from -tasks: each task's wall time and plan stage) longest first on P workers and
+# sums the stages: the speed-up P workers would give if nothing else (memory bandwidth,
+# turbo, the Go runtime's GC) changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROUNDS=${ROUNDS:-2}
+PY=/usr/bin/python3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+go build -o "$work/lupi" ./cmd/lupi
+
+configs=("jointsvm" "gpcplus -repeats 4" "svm2plus -quick -repeats 10" "mpwtsvm -quick -set tasks=6")
+printf '%-34s %8s %8s %8s %9s %9s  %s\n' "experiment" "-j 1 s" "-j 2 s" "speed-up" "8 cores" "16 cores" "same output"
+for c in "${configs[@]}"; do
+	name=${c%% *}
+	if [ -n "${ONLY:-}" ] && [ "$ONLY" != "$name" ]; then continue; fi
+	j1=() j2=()
+	for r in $(seq "$ROUNDS"); do
+		for j in 1 2; do
+			s=$(date +%s.%N)
+			# shellcheck disable=SC2086
+			"$work/lupi" experiment $c -j $j -timing=false -json "$work/$name-$j.json" -tasks "$work/$name-$j-tasks.json" >/dev/null
+			t=$(echo "$(date +%s.%N) - $s" | bc)
+			if [ $j = 1 ]; then j1+=("$t"); else j2+=("$t"); fi
+		done
+	done
+	same=yes
+	cmp -s "$work/$name-1.json" "$work/$name-2.json" || same=NO
+	"$PY" - "$c" "$work/$name-1-tasks.json" "${j1[*]}" "${j2[*]}" "$same" <<'PYEOF'
+import json, statistics, sys
+conf, tasks, j1, j2, same = sys.argv[1:]
+j1 = [float(x) for x in j1.split()]
+j2 = [float(x) for x in j2.split()]
+t = json.load(open(tasks))
+stages = {}  # plan stage → its tasks' wall times
+for x in t:
+    stages.setdefault(x["stage"], []).append(x["timing"]["task_wall"])
+stages = list(stages.items())
+
+def makespan(times, workers):
+    load = [0.0] * workers
+    for d in sorted(times, reverse=True):
+        i = load.index(min(load))
+        load[i] += d
+    return max(load)
+
+total = sum(sum(s) for _, s in stages)
+proj = {p: total / sum(makespan(s, p) for _, s in stages) for p in (8, 16)}
+m1, m2 = statistics.median(j1), statistics.median(j2)
+print(f"{conf:34s} {m1:8.1f} {m2:8.1f} {m1 / m2:7.2f}× {proj[8]:8.1f}× {proj[16]:8.1f}×  {same}")
+PYEOF
+done
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); -j 1 and -j 2 in turn, ROUNDS=$ROUNDS, medians; projections from the last -j 1 run's task times"
