@@ -28,40 +28,74 @@ type edited struct {
 	noise float64
 }
 
-// applyEdits applies ref's edits to the generated dataset ds.
+// applyEdits applies ref's edits to the generated dataset ds, in order.
 func applyEdits(ds *data.Dataset, ref wire.DataRef) (*edited, error) {
-	ids := make([]int, ds.Rows())
-	for i := range ids {
-		ids[i] = i
-	}
 	gen, ok := strings.CutPrefix(ref.Source, "gen:")
 	if len(ref.Edits) == 0 {
+		ids := make([]int, ds.Rows())
+		for i := range ids {
+			ids[i] = i
+		}
 		return &edited{ds: ds, ids: ids, gen: gen, noise: ref.Noise}, nil
 	}
 	if !ok || !data.Editable(gen) {
 		return nil, errors.New("only generated data can be edited point by point")
 	}
-	type row struct {
-		id    int
-		x     [2]float64
-		z     []float64
-		y     int
-		tags  []float64
-		hard  float64 // lupi2d: difficulty in [0, 1]
-		keepZ bool    // a generated row not moved: its own Z
-	}
-	n, d := ds.Rows(), ds.Dim()
-	if d != 2 {
+	if d := ds.Dim(); d != 2 {
 		return nil, fmt.Errorf("edits need 2-D data, this has %d features", d)
 	}
-	rows := make([]*row, 0, n+len(ref.Edits))
-	byID := map[int]*row{}
+	e := newEditor(ds, gen, ref.Noise)
+	for k, ed := range ref.Edits {
+		op, ok := editOps[ed.Op]
+		if !ok {
+			return nil, fmt.Errorf("edit %d: unknown operation %q", k+1, ed.Op)
+		}
+		if err := op(e, ed); err != nil {
+			return nil, fmt.Errorf("edit %d: %w", k+1, err)
+		}
+	}
+	return e.result()
+}
+
+// editRow is a row of the data while the edits are applied.
+type editRow struct {
+	id    int
+	x     [2]float64
+	z     []float64
+	y     int
+	tags  []float64
+	hard  float64 // lupi2d: difficulty in [0, 1]
+	keepZ bool    // a generated row not moved: its own Z
+}
+
+// editor holds the rows of generated data under edit: all rows ever there,
+// in order (generated, then added), and the live ones by id.
+type editor struct {
+	ds    *data.Dataset
+	gen   string
+	noise float64
+	rows  []*editRow
+	byID  map[int]*editRow
+	next  int // the id of the next added row
+}
+
+// editOps applies one edit of each kind.
+var editOps = map[string]func(*editor, wire.Edit) error{
+	"add":   (*editor).add,
+	"move":  (*editor).move,
+	"erase": (*editor).erase,
+	"hard":  (*editor).paint,
+}
+
+func newEditor(ds *data.Dataset, gen string, noise float64) *editor {
+	n := ds.Rows()
+	e := &editor{ds: ds, gen: gen, noise: noise, rows: make([]*editRow, 0, n), byID: map[int]*editRow{}, next: n}
 	for i := 0; i < n; i++ {
-		r := &row{id: i, x: [2]float64{ds.X.At(i, 0), ds.X.At(i, 1)}, keepZ: true}
+		r := &editRow{id: i, x: [2]float64{ds.X.At(i, 0), ds.X.At(i, 1)}, keepZ: true}
 		if ds.Z != nil {
 			r.z = mat.Row(nil, i, ds.Z)
 			if gen == "lupi2d" {
-				r.hard = data.LUPI2DDifficulty(ref.Noise, r.z[2])
+				r.hard = data.LUPI2DDifficulty(noise, r.z[2])
 			}
 		}
 		if ds.Y != nil {
@@ -70,78 +104,106 @@ func applyEdits(ds *data.Dataset, ref wire.DataRef) (*edited, error) {
 		if ds.Tags != nil {
 			r.tags = mat.Row(nil, i, ds.Tags)
 		}
-		rows = append(rows, r)
-		byID[i] = r
+		e.rows = append(e.rows, r)
+		e.byID[i] = r
 	}
-	next := n
-	complete := func(r *row) error {
-		z, tags, err := data.CompleteRow(gen, ref.Noise, r.x, r.hard)
-		if err != nil {
-			return err
-		}
-		if ds.Z != nil {
-			r.z = z
-		}
-		if ds.Tags != nil {
-			r.tags = tags
-		}
-		r.keepZ = false
-		return nil
+	return e
+}
+
+// row returns the live row with the given id.
+func (e *editor) row(id int) (*editRow, error) {
+	if r := e.byID[id]; r != nil {
+		return r, nil
 	}
-	for k, ed := range ref.Edits {
-		r := byID[ed.Index]
-		switch ed.Op {
-		case "add":
-			if ds.Y != nil && (ed.Class < 0 || ed.Class >= len(ds.Classes)) {
-				return nil, fmt.Errorf("edit %d: class %d of %d", k+1, ed.Class, len(ds.Classes))
-			}
-			r = &row{id: next, x: ed.X, y: ed.Class}
-			next++
-			if err := complete(r); err != nil {
-				return nil, fmt.Errorf("edit %d: %w", k+1, err)
-			}
-			rows = append(rows, r)
-			byID[r.id] = r
-			continue
-		case "move", "erase", "hard":
-			if r == nil {
-				return nil, fmt.Errorf("edit %d: no row %d (erased, or never there)", k+1, ed.Index)
-			}
-		default:
-			return nil, fmt.Errorf("edit %d: unknown operation %q", k+1, ed.Op)
-		}
-		switch ed.Op {
-		case "move":
-			r.x = ed.X
-			if err := complete(r); err != nil {
-				return nil, fmt.Errorf("edit %d: %w", k+1, err)
-			}
-		case "erase":
-			delete(byID, r.id)
-		case "hard":
-			if gen != "lupi2d" {
-				return nil, fmt.Errorf("edit %d: the difficulty brush needs data with privileged noise levels (LUPI 2-D)", k+1)
-			}
-			if !(ed.Value >= 0 && ed.Value <= 1) {
-				return nil, fmt.Errorf("edit %d: difficulty %v must be in [0, 1]", k+1, ed.Value)
-			}
-			r.hard = ed.Value
-			easy, hard := data.LUPI2DNoise(ref.Noise)
-			if r.keepZ {
-				r.z = append([]float64(nil), r.z...)
-			}
-			r.z[2] = easy + ed.Value*(hard-easy)
-		}
+	return nil, fmt.Errorf("no row %d (erased, or never there)", id)
+}
+
+// complete gives a row placed by hand what the generator says of a point
+// there: its second block and tags.
+func (e *editor) complete(r *editRow) error {
+	z, tags, err := data.CompleteRow(e.gen, e.noise, r.x, r.hard)
+	if err != nil {
+		return err
 	}
-	var kept []*row
-	for _, r := range rows {
-		if byID[r.id] == r {
+	if e.ds.Z != nil {
+		r.z = z
+	}
+	if e.ds.Tags != nil {
+		r.tags = tags
+	}
+	r.keepZ = false
+	return nil
+}
+
+// add places a new row of class ed.Class at ed.X, with the next id.
+func (e *editor) add(ed wire.Edit) error {
+	if e.ds.Y != nil && (ed.Class < 0 || ed.Class >= len(e.ds.Classes)) {
+		return fmt.Errorf("class %d of %d", ed.Class, len(e.ds.Classes))
+	}
+	r := &editRow{id: e.next, x: ed.X, y: ed.Class}
+	e.next++
+	if err := e.complete(r); err != nil {
+		return err
+	}
+	e.rows = append(e.rows, r)
+	e.byID[r.id] = r
+	return nil
+}
+
+// move puts row ed.Index at ed.X (its difficulty kept).
+func (e *editor) move(ed wire.Edit) error {
+	r, err := e.row(ed.Index)
+	if err != nil {
+		return err
+	}
+	r.x = ed.X
+	return e.complete(r)
+}
+
+// erase removes row ed.Index; its id is not reused.
+func (e *editor) erase(ed wire.Edit) error {
+	r, err := e.row(ed.Index)
+	if err != nil {
+		return err
+	}
+	delete(e.byID, r.id)
+	return nil
+}
+
+// paint sets a LUPI 2-D row's difficulty (the difficulty brush): its
+// privileged noise level goes from the easy to the hard level.
+func (e *editor) paint(ed wire.Edit) error {
+	r, err := e.row(ed.Index)
+	if err != nil {
+		return err
+	}
+	if e.gen != "lupi2d" {
+		return errors.New("the difficulty brush needs data with privileged noise levels (LUPI 2-D)")
+	}
+	if !(ed.Value >= 0 && ed.Value <= 1) {
+		return fmt.Errorf("difficulty %v must be in [0, 1]", ed.Value)
+	}
+	r.hard = ed.Value
+	easy, hard := data.LUPI2DNoise(e.noise)
+	if r.keepZ {
+		r.z = append([]float64(nil), r.z...)
+	}
+	r.z[2] = easy + ed.Value*(hard-easy)
+	return nil
+}
+
+// result is the edited data: the live rows in order.
+func (e *editor) result() (*edited, error) {
+	var kept []*editRow
+	for _, r := range e.rows {
+		if e.byID[r.id] == r {
 			kept = append(kept, r)
 		}
 	}
 	if len(kept) < 4 {
 		return nil, fmt.Errorf("only %d points are left: keep at least 4", len(kept))
 	}
+	ds := e.ds
 	out := *ds
 	out.X = mat.NewDense(len(kept), 2, nil)
 	if ds.Z != nil {
@@ -153,7 +215,7 @@ func applyEdits(ds *data.Dataset, ref wire.DataRef) (*edited, error) {
 	if ds.Tags != nil {
 		out.Tags = mat.NewDense(len(kept), ds.NumTags(), nil)
 	}
-	ed := &edited{ds: &out, ids: make([]int, len(kept)), base: ds, baseN: n, gen: gen, noise: ref.Noise}
+	ed := &edited{ds: &out, ids: make([]int, len(kept)), base: ds, baseN: ds.Rows(), gen: e.gen, noise: e.noise}
 	for i, r := range kept {
 		ed.ids[i] = r.id
 		out.X.SetRow(i, r.x[:])
