@@ -43,146 +43,187 @@ func sameRow(a, b []float64) bool {
 	return true
 }
 
+// editsN is the number of generated rows the edit tests start from.
+const editsN = 20
+
 // TestApplyEditsKinds checks each kind of canvas edit on its own, against
 // what the generators say of a point placed by hand (data.CompleteRow):
 // the row's coordinates, class, privileged block and tags, the stable ids,
 // and that the generated data is left as it was.
 func TestApplyEditsKinds(t *testing.T) {
-	const n = 20
-	easy, hard := data.LUPI2DNoise(0.2)
-	t.Run("none", func(t *testing.T) {
-		ds, ref := genRef(t, "lupi2d", n)
-		ed, err := applyEdits(ds, ref)
-		if err != nil || ed.ds != ds || ed.base != nil || len(ed.ids) != n || ed.ids[n-1] != n-1 || ed.gen != "lupi2d" || ed.noise != 0.2 {
-			t.Fatalf("without edits: %+v, %v", ed, err)
+	for _, c := range []struct {
+		name string
+		test func(t *testing.T)
+	}{
+		{"none", editsNone},
+		{"add", editsAdd},
+		{"move keeps the difficulty", editsMove},
+		{"erase", editsErase},
+		{"hard", editsHard},
+		{"a painted point keeps its difficulty when moved", editsHardThenMove},
+		{"tags follow a moved or added point", editsTags},
+		{"view B follows a moved point", editsViewB},
+		{"ids are never reused", editsIDs},
+	} {
+		t.Run(c.name, c.test)
+	}
+}
+
+// lupiLevels are LUPI 2-D's easy and hard noise levels at the tests' noise.
+func lupiLevels() (easy, hard float64) { return data.LUPI2DNoise(0.2) }
+
+func editsNone(t *testing.T) {
+	const n = editsN
+	ds, ref := genRef(t, "lupi2d", n)
+	ed, err := applyEdits(ds, ref)
+	if err != nil || ed.ds != ds || ed.base != nil || len(ed.ids) != n || ed.ids[n-1] != n-1 || ed.gen != "lupi2d" || ed.noise != 0.2 {
+		t.Fatalf("without edits: %+v, %v", ed, err)
+	}
+}
+
+func editsAdd(t *testing.T) {
+	const n = editsN
+	easy, _ := lupiLevels() // an added point is easy until the difficulty brush says otherwise
+	ds, ref := genRef(t, "lupi2d", n, wire.Edit{Op: "add", X: [2]float64{0.5, -1}, Class: 1})
+	ed, err := applyEdits(ds, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := rowOf(ed, n)
+	if ed.ds.Rows() != n+1 || i != n || ed.base != ds || ed.baseN != n {
+		t.Fatalf("%d rows, the added one at %d, base %v", ed.ds.Rows(), i, ed.base == ds)
+	}
+	if got := mat.Row(nil, i, ed.ds.X); !sameRow(got, []float64{0.5, -1}) || ed.ds.Y[i] != 1 ||
+		!sameRow(mat.Row(nil, i, ed.ds.Z), []float64{0.5, -1, easy}) {
+		t.Errorf("added row: x %v class %d z %v", got, ed.ds.Y[i], mat.Row(nil, i, ed.ds.Z))
+	}
+	for r := 0; r < n; r++ {
+		if !sameRow(mat.Row(nil, r, ed.ds.X), mat.Row(nil, r, ds.X)) || !sameRow(mat.Row(nil, r, ed.ds.Z), mat.Row(nil, r, ds.Z)) || ed.ds.Y[r] != ds.Y[r] {
+			t.Fatalf("generated row %d changed", r)
 		}
-	})
-	t.Run("add", func(t *testing.T) {
-		ds, ref := genRef(t, "lupi2d", n, wire.Edit{Op: "add", X: [2]float64{0.5, -1}, Class: 1})
-		ed, err := applyEdits(ds, ref)
+	}
+}
+
+func editsMove(t *testing.T) {
+	const n = editsN
+	easy, hard := lupiLevels()
+	ds, ref := genRef(t, "lupi2d", n, wire.Edit{Op: "move", Index: 3, X: [2]float64{2, 2}})
+	orig := mat.Row(nil, 3, ds.Z)
+	ed, err := applyEdits(ds, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := data.LUPI2DDifficulty(0.2, orig[2])
+	if i := rowOf(ed, 3); i != 3 || !sameRow(mat.Row(nil, i, ed.ds.X), []float64{2, 2}) ||
+		!sameRow(mat.Row(nil, i, ed.ds.Z), []float64{2, 2, easy + d*(hard-easy)}) || ed.ds.Y[i] != ds.Y[3] {
+		t.Errorf("moved row %d: x %v z %v (was z %v)", i, mat.Row(nil, i, ed.ds.X), mat.Row(nil, i, ed.ds.Z), orig)
+	}
+	if !sameRow(mat.Row(nil, 3, ds.Z), orig) {
+		t.Error("the generated data changed")
+	}
+}
+
+func editsErase(t *testing.T) {
+	const n = editsN
+	ds, ref := genRef(t, "moons", n, wire.Edit{Op: "erase", Index: 5})
+	ed, err := applyEdits(ds, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ed.ds.Rows() != n-1 || rowOf(ed, 5) != -1 || rowOf(ed, 6) != 5 || ed.ds.Z != nil || ed.ds.Tags != nil {
+		t.Fatalf("%d rows, id 5 at %d, id 6 at %d", ed.ds.Rows(), rowOf(ed, 5), rowOf(ed, 6))
+	}
+	if !sameRow(mat.Row(nil, 5, ed.ds.X), mat.Row(nil, 6, ds.X)) || ed.ds.Y[5] != ds.Y[6] {
+		t.Error("the rows after the erased one shifted wrongly")
+	}
+}
+
+func editsHard(t *testing.T) {
+	const n = editsN
+	easy, hard := lupiLevels()
+	ds, ref := genRef(t, "lupi2d", n, wire.Edit{Op: "hard", Index: 2, Value: 0.25})
+	orig := mat.Row(nil, 2, ds.Z)
+	ed, err := applyEdits(ds, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{orig[0], orig[1], easy + 0.25*(hard-easy)}
+	if got := mat.Row(nil, 2, ed.ds.Z); !sameRow(got, want) || !sameRow(mat.Row(nil, 2, ed.ds.X), mat.Row(nil, 2, ds.X)) {
+		t.Errorf("painted row: z %v, want %v", got, want)
+	}
+	if !sameRow(mat.Row(nil, 2, ds.Z), orig) {
+		t.Error("the difficulty brush changed the generated data")
+	}
+}
+
+func editsHardThenMove(t *testing.T) {
+	const n = editsN
+	easy, hard := lupiLevels()
+	ds, ref := genRef(t, "lupi2d", n, wire.Edit{Op: "hard", Index: 2, Value: 0.75}, wire.Edit{Op: "move", Index: 2, X: [2]float64{1, 1}})
+	ed, err := applyEdits(ds, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := mat.Row(nil, 2, ed.ds.Z), []float64{1, 1, easy + 0.75*(hard-easy)}; !sameRow(got, want) {
+		t.Errorf("painted then moved: z %v, want %v", got, want)
+	}
+}
+
+func editsTags(t *testing.T) {
+	const n = editsN
+	ds, ref := genRef(t, "multilabel2d", n, wire.Edit{Op: "move", Index: 0, X: [2]float64{-1.5, 0.5}}, wire.Edit{Op: "add", X: [2]float64{1, 1}})
+	ed, err := applyEdits(ds, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		id int
+		x  [2]float64
+	}{{0, [2]float64{-1.5, 0.5}}, {n, [2]float64{1, 1}}} {
+		_, tags, err := data.CompleteRow("multilabel2d", 0.2, c.x, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		i := rowOf(ed, n)
-		if ed.ds.Rows() != n+1 || i != n || ed.base != ds || ed.baseN != n {
-			t.Fatalf("%d rows, the added one at %d, base %v", ed.ds.Rows(), i, ed.base == ds)
+		if i := rowOf(ed, c.id); i < 0 || !sameRow(mat.Row(nil, i, ed.ds.Tags), tags) {
+			t.Errorf("row %d at %v: tags %v, want %v", c.id, c.x, mat.Row(nil, i, ed.ds.Tags), tags)
 		}
-		// an added point is easy until the difficulty brush says otherwise
-		if got := mat.Row(nil, i, ed.ds.X); !sameRow(got, []float64{0.5, -1}) || ed.ds.Y[i] != 1 ||
-			!sameRow(mat.Row(nil, i, ed.ds.Z), []float64{0.5, -1, easy}) {
-			t.Errorf("added row: x %v class %d z %v", got, ed.ds.Y[i], mat.Row(nil, i, ed.ds.Z))
-		}
-		for r := 0; r < n; r++ {
-			if !sameRow(mat.Row(nil, r, ed.ds.X), mat.Row(nil, r, ds.X)) || !sameRow(mat.Row(nil, r, ed.ds.Z), mat.Row(nil, r, ds.Z)) || ed.ds.Y[r] != ds.Y[r] {
-				t.Fatalf("generated row %d changed", r)
-			}
-		}
-	})
-	t.Run("move keeps the difficulty", func(t *testing.T) {
-		ds, ref := genRef(t, "lupi2d", n, wire.Edit{Op: "move", Index: 3, X: [2]float64{2, 2}})
-		orig := mat.Row(nil, 3, ds.Z)
-		ed, err := applyEdits(ds, ref)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d := data.LUPI2DDifficulty(0.2, orig[2])
-		if i := rowOf(ed, 3); i != 3 || !sameRow(mat.Row(nil, i, ed.ds.X), []float64{2, 2}) ||
-			!sameRow(mat.Row(nil, i, ed.ds.Z), []float64{2, 2, easy + d*(hard-easy)}) || ed.ds.Y[i] != ds.Y[3] {
-			t.Errorf("moved row %d: x %v z %v (was z %v)", i, mat.Row(nil, i, ed.ds.X), mat.Row(nil, i, ed.ds.Z), orig)
-		}
-		if !sameRow(mat.Row(nil, 3, ds.Z), orig) {
-			t.Error("the generated data changed")
-		}
-	})
-	t.Run("erase", func(t *testing.T) {
-		ds, ref := genRef(t, "moons", n, wire.Edit{Op: "erase", Index: 5})
-		ed, err := applyEdits(ds, ref)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ed.ds.Rows() != n-1 || rowOf(ed, 5) != -1 || rowOf(ed, 6) != 5 || ed.ds.Z != nil || ed.ds.Tags != nil {
-			t.Fatalf("%d rows, id 5 at %d, id 6 at %d", ed.ds.Rows(), rowOf(ed, 5), rowOf(ed, 6))
-		}
-		if !sameRow(mat.Row(nil, 5, ed.ds.X), mat.Row(nil, 6, ds.X)) || ed.ds.Y[5] != ds.Y[6] {
-			t.Error("the rows after the erased one shifted wrongly")
-		}
-	})
-	t.Run("hard", func(t *testing.T) {
-		ds, ref := genRef(t, "lupi2d", n, wire.Edit{Op: "hard", Index: 2, Value: 0.25})
-		orig := mat.Row(nil, 2, ds.Z)
-		ed, err := applyEdits(ds, ref)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := []float64{orig[0], orig[1], easy + 0.25*(hard-easy)}
-		if got := mat.Row(nil, 2, ed.ds.Z); !sameRow(got, want) || !sameRow(mat.Row(nil, 2, ed.ds.X), mat.Row(nil, 2, ds.X)) {
-			t.Errorf("painted row: z %v, want %v", got, want)
-		}
-		if !sameRow(mat.Row(nil, 2, ds.Z), orig) {
-			t.Error("the difficulty brush changed the generated data")
-		}
-	})
-	t.Run("a painted point keeps its difficulty when moved", func(t *testing.T) {
-		ds, ref := genRef(t, "lupi2d", n, wire.Edit{Op: "hard", Index: 2, Value: 0.75}, wire.Edit{Op: "move", Index: 2, X: [2]float64{1, 1}})
-		ed, err := applyEdits(ds, ref)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got, want := mat.Row(nil, 2, ed.ds.Z), []float64{1, 1, easy + 0.75*(hard-easy)}; !sameRow(got, want) {
-			t.Errorf("painted then moved: z %v, want %v", got, want)
-		}
-	})
-	t.Run("tags follow a moved or added point", func(t *testing.T) {
-		ds, ref := genRef(t, "multilabel2d", n, wire.Edit{Op: "move", Index: 0, X: [2]float64{-1.5, 0.5}}, wire.Edit{Op: "add", X: [2]float64{1, 1}})
-		ed, err := applyEdits(ds, ref)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, c := range []struct {
-			id int
-			x  [2]float64
-		}{{0, [2]float64{-1.5, 0.5}}, {n, [2]float64{1, 1}}} {
-			_, tags, err := data.CompleteRow("multilabel2d", 0.2, c.x, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if i := rowOf(ed, c.id); i < 0 || !sameRow(mat.Row(nil, i, ed.ds.Tags), tags) {
-				t.Errorf("row %d at %v: tags %v, want %v", c.id, c.x, mat.Row(nil, i, ed.ds.Tags), tags)
-			}
-		}
-	})
-	t.Run("view B follows a moved point", func(t *testing.T) {
-		ds, ref := genRef(t, "twoview2d", n, wire.Edit{Op: "move", Index: 7, X: [2]float64{0.3, -0.4}})
-		ed, err := applyEdits(ds, ref)
-		if err != nil {
-			t.Fatal(err)
-		}
-		z, _, err := data.CompleteRow("twoview2d", 0.2, [2]float64{0.3, -0.4}, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := mat.Row(nil, 7, ed.ds.Z); !sameRow(got, z) {
-			t.Errorf("view B of the moved point %v, want %v", got, z)
-		}
-	})
-	t.Run("ids are never reused", func(t *testing.T) {
-		ds, ref := genRef(t, "moons", n, wire.Edit{Op: "add", X: [2]float64{0, 0}}, wire.Edit{Op: "erase", Index: n},
-			wire.Edit{Op: "add", X: [2]float64{1, 1}, Class: 1}, wire.Edit{Op: "move", Index: n + 1, X: [2]float64{-1, 0.5}})
-		ed, err := applyEdits(ds, ref)
-		if err != nil {
-			t.Fatal(err)
-		}
-		i := rowOf(ed, n+1)
-		if ed.ds.Rows() != n+1 || rowOf(ed, n) != -1 || i != n || !sameRow(mat.Row(nil, i, ed.ds.X), []float64{-1, 0.5}) || ed.ds.Y[i] != 1 {
-			t.Errorf("%d rows, id %d at %d, id %d at %d", ed.ds.Rows(), n, rowOf(ed, n), n+1, i)
-		}
-	})
+	}
+}
+
+func editsViewB(t *testing.T) {
+	const n = editsN
+	ds, ref := genRef(t, "twoview2d", n, wire.Edit{Op: "move", Index: 7, X: [2]float64{0.3, -0.4}})
+	ed, err := applyEdits(ds, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, _, err := data.CompleteRow("twoview2d", 0.2, [2]float64{0.3, -0.4}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := mat.Row(nil, 7, ed.ds.Z); !sameRow(got, z) {
+		t.Errorf("view B of the moved point %v, want %v", got, z)
+	}
+}
+
+func editsIDs(t *testing.T) {
+	const n = editsN
+	ds, ref := genRef(t, "moons", n, wire.Edit{Op: "add", X: [2]float64{0, 0}}, wire.Edit{Op: "erase", Index: n},
+		wire.Edit{Op: "add", X: [2]float64{1, 1}, Class: 1}, wire.Edit{Op: "move", Index: n + 1, X: [2]float64{-1, 0.5}})
+	ed, err := applyEdits(ds, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := rowOf(ed, n+1)
+	if ed.ds.Rows() != n+1 || rowOf(ed, n) != -1 || i != n || !sameRow(mat.Row(nil, i, ed.ds.X), []float64{-1, 0.5}) || ed.ds.Y[i] != 1 {
+		t.Errorf("%d rows, id %d at %d, id %d at %d", ed.ds.Rows(), n, rowOf(ed, n), n+1, i)
+	}
 }
 
 // TestApplyEditsRefused: every bad edit is refused with a message naming
 // the problem (and the edit), never a panic.
 func TestApplyEditsRefused(t *testing.T) {
-	const n = 20
+	const n = editsN
 	wide := func() (*data.Dataset, wire.DataRef) {
 		ds, ref := genRef(t, "moons", n, wire.Edit{Op: "erase", Index: 1})
 		ds.X = mat.NewDense(n, 3, nil)
@@ -232,7 +273,7 @@ func TestApplyEditsRefused(t *testing.T) {
 	}
 }
 
-// edit returns a maker of 20 rows of the named generator with edits.
+// edit returns a maker of editsN rows of the named generator with edits.
 func edit(t *testing.T, name string, eds ...wire.Edit) func() (*data.Dataset, wire.DataRef) {
-	return func() (*data.Dataset, wire.DataRef) { return genRef(t, name, 20, eds...) }
+	return func() (*data.Dataset, wire.DataRef) { return genRef(t, name, editsN, eds...) }
 }

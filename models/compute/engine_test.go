@@ -71,6 +71,28 @@ func TestFitMatchesRun(t *testing.T) {
 	msgs := do(t, e, context.Background(), wire.KindFit, wire.FitRequest{Data: moons, Split: split, Model: "svm",
 		Params: map[string]string{"C": "10"}, Keep: true, Grid: &wire.GridSpec{Side: 120, Preview: 30}}, nil)
 	end := last(t, msgs, wire.KindResult)
+	parts, bins := decodeParts(t, msgs)
+	if len(parts) != 3 || parts[0].Fit == nil || parts[1].Grid == nil || !parts[1].Grid.Preview || parts[2].Grid == nil || parts[2].Grid.Preview {
+		t.Fatalf("want fit, preview map, full map; got %d parts (last %s)", len(parts), end.Kind)
+	}
+	res := parts[0].Fit
+	checkMatchesPipeline(t, res)
+	full := parts[2].Grid
+	if full.W != 120 || full.H != 120 || len(full.Layers) != 1 || full.Layers[0].Name != wire.LayerDecision {
+		t.Fatalf("full map %dx%d with layers %+v", full.W, full.H, full.Layers)
+	}
+	vals, err := bins[2].Floats(full.Layers[0].Values)
+	if err != nil || len(vals) != 120*120 {
+		t.Fatalf("%d values, %v", len(vals), err)
+	}
+	checkMapSign(t, res.Plot.Train, full.Frame, vals, 120)
+	checkKeptModelMaps(t, e, res)
+}
+
+// decodeParts returns the parts (and results) of a job, with their binary
+// attachments.
+func decodeParts(t *testing.T, msgs []wire.Message) ([]wire.Part, []*wire.Bin) {
+	t.Helper()
 	var parts []wire.Part
 	var bins []*wire.Bin
 	for _, m := range msgs {
@@ -83,10 +105,13 @@ func TestFitMatchesRun(t *testing.T) {
 			parts, bins = append(parts, p), append(bins, b)
 		}
 	}
-	if len(parts) != 3 || parts[0].Fit == nil || parts[1].Grid == nil || !parts[1].Grid.Preview || parts[2].Grid == nil || parts[2].Grid.Preview {
-		t.Fatalf("want fit, preview map, full map; got %d parts (last %s)", len(parts), end.Kind)
-	}
-	res := parts[0].Fit
+	return parts, bins
+}
+
+// checkMatchesPipeline compares the engine's SVM fit (C = 10 on moons) with
+// the CLI's pipeline on the same data and split.
+func checkMatchesPipeline(t *testing.T, res *wire.FitResult) {
+	t.Helper()
 	ds, _ := data.GenerateByName("moons", 200, 0.2, 1)
 	o, err := run.Do(context.Background(), run.Config{Dataset: ds, TrainFrac: 0.7, Seed: 1, Scale: "standard", Model: "svm",
 		Params: model.Values{"C": "10"}}, nil)
@@ -101,51 +126,50 @@ func TestFitMatchesRun(t *testing.T) {
 	if res.Handle == "" || res.Saved == "" || len(res.Plot.Train.X) != o.Train.Rows() || len(res.Plot.Test.Pred) != o.Test.Rows() {
 		t.Errorf("handle %q, saved %d bytes, %d train points, %d test predictions", res.Handle, len(res.Saved), len(res.Plot.Train.X), len(res.Plot.Test.Pred))
 	}
-	full := parts[2].Grid
-	if full.W != 120 || full.H != 120 || len(full.Layers) != 1 || full.Layers[0].Name != wire.LayerDecision {
-		t.Fatalf("full map %dx%d with layers %+v", full.W, full.H, full.Layers)
-	}
-	vals, err := bins[2].Floats(full.Layers[0].Values)
-	if err != nil || len(vals) != 120*120 {
-		t.Fatalf("%d values, %v", len(vals), err)
-	}
-	// The map's value at a training point's cell agrees with the model's
-	// decision there to the cell's resolution: check the sign at points
-	// whose decision is clearly away from 0.
-	fr := full.Frame
+}
+
+// checkMapSign checks that a side×side map's value at a training point's
+// cell agrees with the model's decision there to the cell's resolution: the
+// sign at points whose decision is clearly away from 0.
+func checkMapSign(t *testing.T, train wire.Points, fr [4]float64, vals []float64, side int) {
+	t.Helper()
 	agree, checked := 0, 0
-	for i, x := range res.Plot.Train.X {
-		y, d := res.Plot.Train.Y[i], res.Plot.Train.Decision[i]
+	for i, x := range train.X {
+		y, d := train.Y[i], train.Decision[i]
 		if math.Abs(d) < 0.5 {
 			continue
 		}
-		c := int((x - fr[0]) / (fr[1] - fr[0]) * 120)
-		r := int((fr[3] - y) / (fr[3] - fr[2]) * 120)
-		if c < 0 || c >= 120 || r < 0 || r >= 120 {
+		c := int((x - fr[0]) / (fr[1] - fr[0]) * float64(side))
+		r := int((fr[3] - y) / (fr[3] - fr[2]) * float64(side))
+		if c < 0 || c >= side || r < 0 || r >= side {
 			continue
 		}
 		checked++
-		if (vals[r*120+c] > 0) == (d > 0) {
+		if (vals[r*side+c] > 0) == (d > 0) {
 			agree++
 		}
 	}
 	if checked < 50 || agree != checked {
 		t.Errorf("map sign agrees with the decision at %d of %d training points", agree, checked)
 	}
+}
 
-	// A second map of the kept model over another window.
-	g := do(t, e, context.Background(), wire.KindGrid, wire.GridRequest{Handle: res.Handle, Frame: [4]float64{-1, 1, -1, 1}, Side: 40}, nil)
+// checkKeptModelMaps asks for a second map of the kept model over another
+// window, then the same map from a worker that never held the model and
+// rebuilds it from its saved form: the two must be equal.
+func checkKeptModelMaps(t *testing.T, e *Engine, res *wire.FitResult) {
+	t.Helper()
+	zoomed := wire.GridRequest{Handle: res.Handle, Frame: [4]float64{-1, 1, -1, 1}, Side: 40}
 	var gr wire.GridResult
-	last(t, g, wire.KindResult).Decode(&gr)
+	last(t, do(t, e, context.Background(), wire.KindGrid, zoomed, nil), wire.KindResult).Decode(&gr)
 	if gr.W != 40 || len(gr.Layers) != 1 {
 		t.Errorf("zoomed map %+v", gr)
 	}
-	// A worker that never held the model rebuilds it from its saved form.
-	g = do(t, testEngine(), context.Background(), wire.KindGrid, wire.GridRequest{Handle: res.Handle, Saved: res.Saved, Data: &moons, Split: split,
-		Frame: [4]float64{-1, 1, -1, 1}, Side: 40}, nil)
+	rebuilt := zoomed
+	rebuilt.Saved, rebuilt.Data, rebuilt.Split = res.Saved, &moons, split
 	var gr2 wire.GridResult
-	b2, _ := last(t, g, wire.KindResult).Decode(&gr2)
-	b1, _ := last(t, do(t, e, context.Background(), wire.KindGrid, wire.GridRequest{Handle: res.Handle, Frame: [4]float64{-1, 1, -1, 1}, Side: 40}, nil), wire.KindResult).Decode(&gr)
+	b2, _ := last(t, do(t, testEngine(), context.Background(), wire.KindGrid, rebuilt, nil), wire.KindResult).Decode(&gr2)
+	b1, _ := last(t, do(t, e, context.Background(), wire.KindGrid, zoomed, nil), wire.KindResult).Decode(&gr)
 	v1, _ := b1.Floats(gr.Layers[0].Values)
 	v2, _ := b2.Floats(gr2.Layers[0].Values)
 	for i := range v1 {
