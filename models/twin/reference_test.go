@@ -79,87 +79,118 @@ func TestMPWTSVMAgainstIndependentReference(t *testing.T) {
 	ds.Z = denseOf(ref.XB)
 	test := &data.Dataset{X: denseOf(ref.TA), Z: denseOf(ref.TB)}
 	for ci, rc := range ref.Cases {
-		c := decodeRefCase(t, rc)
-		p := c.Params
-		name := fmt.Sprintf("case %d (C_A %v, C_B %v, C %v, view weight %v, k %d, eps %v, γ %v, correcting %v)",
-			ci, p.CA, p.CB, p.C, p.GammaB, p.K, p.Eps, p.Gamma, p.Correcting)
-		common := []string{"k", fmt.Sprint(p.K), "eps", fmt.Sprint(p.Eps), "gamma", fmt.Sprint(p.Gamma),
-			"correcting", fmt.Sprint(p.Correcting), "kernel", "rbf"}
-		canon := values(t, "mpwtsvm", append([]string{"C_A", fmt.Sprint(p.CA), "C_B", fmt.Sprint(p.CB),
-			"coupling", fmt.Sprint(p.C), "view_weight", fmt.Sprint(p.GammaB)}, common...)...)
-		alias := values(t, "mpwtsvm", append([]string{"ca", fmt.Sprint(p.CA), "cb", fmt.Sprint(p.CB),
-			"c", fmt.Sprint(p.C), "gamma_b", fmt.Sprint(p.GammaB)}, common...)...)
-		cfg, err := mpConfigOf(canon)
-		if err != nil {
-			t.Fatal(err)
+		checkMPRefCase(t, ci, rc, ds, ref.Y, test)
+	}
+}
+
+// checkMPRefCase fits the reference's case ci on ds and compares the
+// graphs, the objectives of (10) and (11) and, for the convex cases, the
+// planes on the test rows (see TestMPWTSVMAgainstIndependentReference).
+func checkMPRefCase(t *testing.T, ci int, rc map[string]json.RawMessage, ds *data.Dataset, y []float64, test *data.Dataset) {
+	t.Helper()
+	c := decodeRefCase(t, rc)
+	p := c.Params
+	name := fmt.Sprintf("case %d (C_A %v, C_B %v, C %v, view weight %v, k %d, eps %v, γ %v, correcting %v)",
+		ci, p.CA, p.CB, p.C, p.GammaB, p.K, p.Eps, p.Gamma, p.Correcting)
+	cfg := mpRefConfig(t, name, c)
+	var tight [2]float64 // (10)/(11) at our planes with the smallest feasible slacks
+	m, err := fitMPWith(context.Background(), ds, y, cfg, model.Options{}, func(s1, s2 *mpSolved) {
+		for k, s := range []*mpSolved{s1, s2} {
+			xa, xb := s.pb.slacks(s.uA, s.uB)
+			tight[k] = s.pb.primal(s.uA, s.uB, xa, xb)
 		}
-		if cfg.CA != p.CA || cfg.CB != p.CB || cfg.C != p.C || cfg.GammaB != p.GammaB {
-			t.Fatalf("%s: configuration %+v", name, cfg)
+	})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	su, err := prepareMP(context.Background(), ds, y, cfg, model.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, side := range []string{"pos", "neg"} {
+		for v, view := range []string{"A", "B"} {
+			closeVec(t, fmt.Sprintf("%s: f_%s_%s", name, side, view), su.f[k][v], c.F["f_"+side+"_"+view], 0)
 		}
-		if acfg, err := mpConfigOf(alias); err != nil || acfg.CA != cfg.CA || acfg.CB != cfg.CB || acfg.C != cfg.C || acfg.GammaB != cfg.GammaB {
-			t.Fatalf("%s: the aliases give %+v (%v), the canonical names %+v", name, acfg, err, cfg)
+	}
+	t.Logf("%s: ours (10) %.10g (11) %.10g", name, tight[0], tight[1])
+	checkMPRefObjectives(t, name, c, m, tight)
+	if !m.Rep.Converged {
+		t.Errorf("%s: not converged: %v", name, m.Rep.Warnings)
+	}
+	if p.C == 0 {
+		checkMPRefPlanes(t, name, c, m, test)
+	}
+}
+
+// mpRefConfig is the configuration of a reference case, from its
+// parameters under their canonical names; under the old aliases (ca, cb,
+// c, gamma_b) they must give the same.
+func mpRefConfig(t *testing.T, name string, c mpRefCase) mpConfig {
+	t.Helper()
+	p := c.Params
+	common := []string{"k", fmt.Sprint(p.K), "eps", fmt.Sprint(p.Eps), "gamma", fmt.Sprint(p.Gamma),
+		"correcting", fmt.Sprint(p.Correcting), "kernel", "rbf"}
+	canon := values(t, "mpwtsvm", append([]string{"C_A", fmt.Sprint(p.CA), "C_B", fmt.Sprint(p.CB),
+		"coupling", fmt.Sprint(p.C), "view_weight", fmt.Sprint(p.GammaB)}, common...)...)
+	alias := values(t, "mpwtsvm", append([]string{"ca", fmt.Sprint(p.CA), "cb", fmt.Sprint(p.CB),
+		"c", fmt.Sprint(p.C), "gamma_b", fmt.Sprint(p.GammaB)}, common...)...)
+	cfg, err := mpConfigOf(canon)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.CA != p.CA || cfg.CB != p.CB || cfg.C != p.C || cfg.GammaB != p.GammaB {
+		t.Fatalf("%s: configuration %+v", name, cfg)
+	}
+	if acfg, err := mpConfigOf(alias); err != nil || acfg.CA != cfg.CA || acfg.CB != cfg.CB || acfg.C != cfg.C || acfg.GammaB != cfg.GammaB {
+		t.Fatalf("%s: the aliases give %+v (%v), the canonical names %+v", name, acfg, err, cfg)
+	}
+	return cfg
+}
+
+// checkMPRefObjectives compares the objectives of (10) and (11) at our
+// planes (tight) with what the fit reports and with the reference's: its
+// certified optimum for C = 0, else its lowest feasible point.
+func checkMPRefObjectives(t *testing.T, name string, c mpRefCase, m *mpModel, tight [2]float64) {
+	t.Helper()
+	reported := [2]float64{m.Rep.Extras["primal_objective_10"], m.Rep.Extras["primal_objective_11"]}
+	for k, side := range []string{"pos", "neg"} {
+		eq := []string{"(10)", "(11)"}[k]
+		if math.Abs(reported[k]-tight[k]) > 1e-6*math.Max(1, math.Abs(tight[k])) {
+			t.Errorf("%s: %s reported %.10g, at the smallest feasible slacks %.10g", name, eq, reported[k], tight[k])
 		}
-		var tight [2]float64 // (10)/(11) at our planes with the smallest feasible slacks
-		var su *mpSetup
-		m, err := fitMPWith(context.Background(), ds, ref.Y, cfg, model.Options{}, func(s1, s2 *mpSolved) {
-			for k, s := range []*mpSolved{s1, s2} {
-				xa, xb := s.pb.slacks(s.uA, s.uB)
-				tight[k] = s.pb.primal(s.uA, s.uB, xa, xb)
+		if c.Params.C == 0 {
+			want := refFloat(t, c.Raw, "primal_"+side)
+			if math.Abs(tight[k]-want) > mpRefTol*math.Max(1, math.Abs(want)) {
+				t.Errorf("%s: %s optimum %.10g, reference (certified) %.10g", name, eq, tight[k], want)
 			}
-		})
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if su, err = prepareMP(context.Background(), ds, ref.Y, cfg, model.Options{}); err != nil {
-			t.Fatal(err)
-		}
-		for k, side := range []string{"pos", "neg"} {
-			for v, view := range []string{"A", "B"} {
-				closeVec(t, fmt.Sprintf("%s: f_%s_%s", name, side, view), su.f[k][v], c.F["f_"+side+"_"+view], 0)
-			}
-		}
-		reported := [2]float64{m.Rep.Extras["primal_objective_10"], m.Rep.Extras["primal_objective_11"]}
-		t.Logf("%s: ours (10) %.10g (11) %.10g", name, tight[0], tight[1])
-		for k, side := range []string{"pos", "neg"} {
-			eq := []string{"(10)", "(11)"}[k]
-			if math.Abs(reported[k]-tight[k]) > 1e-6*math.Max(1, math.Abs(tight[k])) {
-				t.Errorf("%s: %s reported %.10g, at the smallest feasible slacks %.10g", name, eq, reported[k], tight[k])
-			}
-			if p.C == 0 {
-				want := refFloat(t, rc, "primal_"+side)
-				if math.Abs(tight[k]-want) > mpRefTol*math.Max(1, math.Abs(want)) {
-					t.Errorf("%s: %s optimum %.10g, reference (certified) %.10g", name, eq, tight[k], want)
-				}
-				continue
-			}
-			best := refFloat(t, rc, "primal_best_"+side)
-			t.Logf("%s: %s reference's best %.10g", name, eq, best)
-			if tight[k] > best+mpRefTol*math.Max(1, math.Abs(best)) {
-				t.Errorf("%s: %s objective %.10g, but the reference found a feasible point at %.10g", name, eq, tight[k], best)
-			}
-		}
-		if !m.Rep.Converged {
-			t.Errorf("%s: not converged: %v", name, m.Rep.Warnings)
-		}
-		if p.C != 0 {
 			continue
 		}
-		// Decisions on the reference's test rows: each plane's normalised
-		// value (w·x̃ + b)/‖ω‖, the quantity rules (33)-(35) compare.
-		pv, err := m.PlaneValues(test)
-		if err != nil {
-			t.Fatal(err)
+		best := refFloat(t, c.Raw, "primal_best_"+side)
+		t.Logf("%s: %s reference's best %.10g", name, eq, best)
+		if tight[k] > best+mpRefTol*math.Max(1, math.Abs(best)) {
+			t.Errorf("%s: %s objective %.10g, but the reference found a feasible point at %.10g", name, eq, tight[k], best)
 		}
-		for key, pk := range map[string]string{"pos_A": "A+", "neg_A": "A-", "pos_B": "B+", "neg_B": "B-"} {
-			want := make([]float64, len(c.Test["test_"+key]))
-			for i, v := range c.Test["test_"+key] {
-				want[i] = v / c.Norm["norm_"+key]
-			}
-			closeVec(t, fmt.Sprintf("%s: normalised plane %s on the test rows", name, pk), pv[pk], want, mpRefTol)
+	}
+}
+
+// checkMPRefPlanes compares the decisions on the reference's test rows:
+// each plane's normalised value (w·x̃ + b)/‖ω‖, the quantity rules
+// (33)-(35) compare, and the norms ‖ω‖.
+func checkMPRefPlanes(t *testing.T, name string, c mpRefCase, m *mpModel, test *data.Dataset) {
+	t.Helper()
+	pv, err := m.PlaneValues(test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, pk := range map[string]string{"pos_A": "A+", "neg_A": "A-", "pos_B": "B+", "neg_B": "B-"} {
+		want := make([]float64, len(c.Test["test_"+key]))
+		for i, v := range c.Test["test_"+key] {
+			want[i] = v / c.Norm["norm_"+key]
 		}
-		for key, nk := range map[string]string{"pos_A": "norm_A+", "neg_A": "norm_A-", "pos_B": "norm_B+", "neg_B": "norm_B-"} {
-			closeVec(t, fmt.Sprintf("%s: ‖ω‖ %s", name, key), []float64{m.Rep.Extras[nk]}, []float64{c.Norm["norm_"+key]}, mpRefTol)
-		}
+		closeVec(t, fmt.Sprintf("%s: normalised plane %s on the test rows", name, pk), pv[pk], want, mpRefTol)
+	}
+	for key, nk := range map[string]string{"pos_A": "norm_A+", "neg_A": "norm_A-", "pos_B": "norm_B+", "neg_B": "norm_B-"} {
+		closeVec(t, fmt.Sprintf("%s: ‖ω‖ %s", name, key), []float64{m.Rep.Extras[nk]}, []float64{c.Norm["norm_"+key]}, mpRefTol)
 	}
 }
 
