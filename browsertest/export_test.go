@@ -23,12 +23,7 @@ import (
 // exported model imports back into the app.
 func TestExportModelMatchesCLI(t *testing.T) {
 	dir := t.TempDir()
-	lupi := filepath.Join(dir, "lupi")
-	build := exec.Command("go", "build", "-o", lupi, "./cmd/lupi")
-	build.Dir = repoRoot
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building lupi: %v\n%s", err, out)
-	}
+	lupi := buildLupi(t, dir)
 
 	url := startServer(t)
 	b := newBrowser(t, 1280, 1000)
@@ -40,7 +35,51 @@ func TestExportModelMatchesCLI(t *testing.T) {
 	if name := b.jsString(t, `window.__lupiLastDownload.name`); !strings.HasSuffix(name, "-results.csv") {
 		t.Errorf("results download named %q", name)
 	}
+	modelPath := exportModel(t, b, dir)
 
+	// The app's predictions and the features it fed the model.
+	rows, err := csv.NewReader(strings.NewReader(resultsCSV)).ReadAll()
+	if err != nil || len(rows) < 2 {
+		t.Fatalf("results CSV: %v (%d rows)", err, len(rows))
+	}
+	col := map[string]int{}
+	for j, h := range rows[0] {
+		col[h] = j
+	}
+	dataPath := writeRawSamples(t, dir, rows[1:], col)
+	checkCLIPredicts(t, lupi, modelPath, dataPath, rows[1:], col)
+
+	checkPlotPNG(t, b)
+	importBack(t, b, modelPath, acc)
+	importBroken(t, b, dir)
+
+	for _, q := range rec.all() {
+		if q.Method != "GET" && q.Method != "HEAD" || q.HasPostData {
+			t.Errorf("export/import sent %s %s", q.Method, q.URL)
+		}
+	}
+	b.screenshot(t, "export-import")
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
+	}
+}
+
+// buildLupi builds the CLI into dir.
+func buildLupi(t *testing.T, dir string) string {
+	t.Helper()
+	lupi := filepath.Join(dir, "lupi")
+	build := exec.Command("go", "build", "-o", lupi, "./cmd/lupi")
+	build.Dir = repoRoot
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building lupi: %v\n%s", err, out)
+	}
+	return lupi
+}
+
+// exportModel downloads the fitted model, checks it is a versioned LUPI
+// Lab model file, and saves it in dir.
+func exportModel(t *testing.T, b *browser, dir string) string {
+	t.Helper()
 	b.run(t, chromedp.Evaluate(`window.__lupiLastDownloadText = ""`, nil), chromedp.Click("#export-model", chromedp.ByID))
 	b.waitJS(t, `window.__lupiLastDownloadText`, 10*time.Second)
 	modelJSON := b.jsString(t, `window.__lupiLastDownloadText`)
@@ -59,19 +98,15 @@ func TestExportModelMatchesCLI(t *testing.T) {
 	}
 	modelPath := filepath.Join(dir, name)
 	os.WriteFile(modelPath, []byte(modelJSON), 0o644)
+	return modelPath
+}
 
-	// The app's predictions and the features it fed the model.
-	rows, err := csv.NewReader(strings.NewReader(resultsCSV)).ReadAll()
-	if err != nil || len(rows) < 2 {
-		t.Fatalf("results CSV: %v (%d rows)", err, len(rows))
-	}
-	header := rows[0]
-	col := map[string]int{}
-	for j, h := range header {
-		col[h] = j
-	}
-	// The exported model carries the scaling fitted in the app, so the CLI
-	// gets the raw features: the same generated data and split, rebuilt here.
+// writeRawSamples writes the raw features of the results CSV's rows, in
+// their order, with their true labels: the exported model carries the
+// scaling fitted in the app, so the CLI gets the raw features — the same
+// generated data and split, rebuilt here.
+func writeRawSamples(t *testing.T, dir string, rows [][]string, col map[string]int) string {
+	t.Helper()
 	ds, err := data.GenerateByName("moons", 200, 0.2, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +119,7 @@ func TestExportModelMatchesCLI(t *testing.T) {
 	w := csv.NewWriter(&sb)
 	w.Write([]string{"x_1", "x_2", "label"})
 	ti, si := 0, 0
-	for _, r := range rows[1:] {
+	for _, r := range rows {
 		src, k := rawTrain, ti
 		if r[col["split"]] == "test" {
 			src, k = rawTest, si
@@ -97,7 +132,14 @@ func TestExportModelMatchesCLI(t *testing.T) {
 	w.Flush()
 	dataPath := filepath.Join(dir, "samples.csv")
 	os.WriteFile(dataPath, []byte(sb.String()), 0o644)
+	return dataPath
+}
 
+// checkCLIPredicts runs `lupi predict` with the exported model on the raw
+// samples: every label, and every decision to 1e-9 relative, must be the
+// app's.
+func checkCLIPredicts(t *testing.T, lupi, modelPath, dataPath string, rows [][]string, col map[string]int) {
+	t.Helper()
 	out, err := exec.Command(lupi, "predict", "-model-file", modelPath, "-data", dataPath).Output()
 	if err != nil {
 		t.Fatalf("lupi predict: %v", err)
@@ -109,11 +151,11 @@ func TestExportModelMatchesCLI(t *testing.T) {
 	if err := json.Unmarshal(out, &pred); err != nil {
 		t.Fatalf("lupi predict output: %v", err)
 	}
-	if len(pred.Labels) != len(rows)-1 {
-		t.Fatalf("lupi predicted %d rows, the app exported %d", len(pred.Labels), len(rows)-1)
+	if len(pred.Labels) != len(rows) {
+		t.Fatalf("lupi predicted %d rows, the app exported %d", len(pred.Labels), len(rows))
 	}
 	maxDiff, labelDiff := 0.0, 0
-	for i, r := range rows[1:] {
+	for i, r := range rows {
 		if pred.Labels[i] != r[col["predicted"]] {
 			labelDiff++
 		}
@@ -125,8 +167,11 @@ func TestExportModelMatchesCLI(t *testing.T) {
 	if labelDiff > 0 || maxDiff > 1e-9 {
 		t.Errorf("the CLI does not predict what the app predicted (%d labels, decision diff %g)", labelDiff, maxDiff)
 	}
+}
 
-	// Plot PNG.
+// checkPlotPNG exports the plot as a PNG.
+func checkPlotPNG(t *testing.T, b *browser) {
+	t.Helper()
 	b.run(t, chromedp.Click("#export-png", chromedp.ByID))
 	b.waitJS(t, `window.__lupiLastDownload && window.__lupiLastDownload.name.endsWith(".png")`, 10*time.Second)
 	if n, _ := strconv.Atoi(b.jsString(t, `window.__lupiLastDownload.size`)); n < 1000 {
@@ -134,12 +179,15 @@ func TestExportModelMatchesCLI(t *testing.T) {
 	} else {
 		t.Logf("plot PNG: %d bytes", n)
 	}
+}
 
-	// Import the exported model back; then a broken file shows an error.
+// importBack imports the exported model: the bar says "Imported …" (the
+// playground may re-create the bar when it shows the imported model, and
+// says so itself), and the metrics are the saved model's on the same
+// split: the same test accuracy.
+func importBack(t *testing.T, b *browser, modelPath, acc string) {
+	t.Helper()
 	b.upload(t, "#import-model", modelPath)
-	// The bar says "Imported …" (the playground may re-create the bar when it
-	// shows the imported model, and says so itself), and the metrics are the
-	// saved model's on the same split: the same test accuracy.
 	b.waitJS(t, `document.body.textContent.includes("Imported")`, 20*time.Second)
 	if e := b.errorText(t, "export-error") + b.errorText(t, "error"); e != "" {
 		t.Errorf("import error: %s", e)
@@ -148,6 +196,11 @@ func TestExportModelMatchesCLI(t *testing.T) {
 		t.Errorf("after importing the exported model the test accuracy is %s, it was %s", got, acc)
 	}
 	t.Logf("import: %s, test accuracy %s", b.text(t, "#metrics caption"), acc)
+}
+
+// importBroken imports a model file of an unknown version: an error shows.
+func importBroken(t *testing.T, b *browser, dir string) {
+	t.Helper()
 	broken := filepath.Join(dir, "broken.lupi.json")
 	os.WriteFile(broken, []byte(`{"format":"lupilab-model","version":99,"model":"svm"}`), 0o644)
 	// The playground re-creates its result view (and this bar) when its
@@ -169,14 +222,4 @@ func TestExportModelMatchesCLI(t *testing.T) {
 	}
 	b.waitJS(t, errShown, 20*time.Second)
 	t.Logf("broken model file: %s", b.errorText(t, "export-error"))
-
-	for _, q := range rec.all() {
-		if q.Method != "GET" && q.Method != "HEAD" || q.HasPostData {
-			t.Errorf("export/import sent %s %s", q.Method, q.URL)
-		}
-	}
-	b.screenshot(t, "export-import")
-	if errs := b.consoleErrors(); len(errs) > 0 {
-		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
-	}
 }
