@@ -331,25 +331,8 @@ func TestEdits(t *testing.T) {
 		t.Fatal("no result")
 	}
 	found := map[int]bool{}
-	check := func(p wire.Points, name string) {
-		for i, r := range p.Row {
-			found[r] = true
-			switch {
-			case r == 60:
-				if name != "train" || p.X[i] != 2.5 || p.Y[i] != 2.5 || p.Class[i] != 1 || p.Difficulty[i] != 1 {
-					t.Errorf("the added point: %s at (%v, %v) class %d difficulty %v", name, p.X[i], p.Y[i], p.Class[i], p.Difficulty[i])
-				}
-			case r == moved:
-				if math.Abs(p.X[i]+3) > 1e-12 || math.Abs(p.Y[i]-3) > 1e-12 {
-					t.Errorf("the moved point is at (%v, %v)", p.X[i], p.Y[i])
-				}
-			case side[r] != name:
-				t.Errorf("row %d moved from %s to %s", r, side[r], name)
-			}
-		}
-	}
-	check(res.Plot.Train, "train")
-	check(res.Plot.Test, "test")
+	checkEditedPoints(t, res.Plot.Train, "train", side, moved, found)
+	checkEditedPoints(t, res.Plot.Test, "test", side, moved, found)
 	if found[victim] || !found[60] || len(found) != 60 {
 		t.Errorf("after the edits: %d rows, the erased one there: %v, the added one there: %v", len(found), found[victim], found[60])
 	}
@@ -359,18 +342,49 @@ func TestEdits(t *testing.T) {
 	easy.Edits = append(append([]wire.Edit(nil), edits.Edits[:3]...), wire.Edit{Op: "hard", Index: 60, Value: 0})
 	var other wire.Part
 	last(t, do(t, e, context.Background(), wire.KindFit, wire.FitRequest{Data: easy, Split: split, Model: "svm2plus"}, nil), wire.KindResult).Decode(&other)
-	slack := func(r *wire.FitResult) float64 {
-		for i, row := range r.Plot.Train.Row {
-			if row == 60 {
-				return r.Report.Diagnostics["slack"][i]
-			}
-		}
-		return -1
-	}
-	if h, s := slack(res), slack(other.Fit); h < 0 || s < 0 || h == s || res.Report.Objective == other.Fit.Report.Objective {
+	if h, s := slackOfRow(res, 60), slackOfRow(other.Fit, 60); h < 0 || s < 0 || h == s || res.Report.Objective == other.Fit.Report.Objective {
 		t.Errorf("SVM2+ with the added point hard: correcting value %v, objective %v; easy: %v, %v", h, res.Report.Objective, s, other.Fit.Report.Objective)
 	}
-	// Bad edits are refused with a message.
+	checkBadEditsRefused(t, e, base)
+}
+
+// checkEditedPoints checks the points on one side (name) of the split after
+// TestEdits's edits: the added row 60 trains where it was put, hard; the
+// moved row is where it was put; every other row kept its side. It marks
+// the rows it sees in found.
+func checkEditedPoints(t *testing.T, p wire.Points, name string, side map[int]string, moved int, found map[int]bool) {
+	t.Helper()
+	for i, r := range p.Row {
+		found[r] = true
+		switch {
+		case r == 60:
+			if name != "train" || p.X[i] != 2.5 || p.Y[i] != 2.5 || p.Class[i] != 1 || p.Difficulty[i] != 1 {
+				t.Errorf("the added point: %s at (%v, %v) class %d difficulty %v", name, p.X[i], p.Y[i], p.Class[i], p.Difficulty[i])
+			}
+		case r == moved:
+			if math.Abs(p.X[i]+3) > 1e-12 || math.Abs(p.Y[i]-3) > 1e-12 {
+				t.Errorf("the moved point is at (%v, %v)", p.X[i], p.Y[i])
+			}
+		case side[r] != name:
+			t.Errorf("row %d moved from %s to %s", r, side[r], name)
+		}
+	}
+}
+
+// slackOfRow is SVM2+'s correcting value at the training row with the given
+// id (-1: not a training row).
+func slackOfRow(r *wire.FitResult, id int) float64 {
+	for i, row := range r.Plot.Train.Row {
+		if row == id {
+			return r.Report.Diagnostics["slack"][i]
+		}
+	}
+	return -1
+}
+
+// checkBadEditsRefused: bad edits are refused with a message.
+func checkBadEditsRefused(t *testing.T, e *Engine, base wire.DataRef) {
+	t.Helper()
 	bad := base
 	bad.Edits = []wire.Edit{{Op: "erase", Index: 999}}
 	m := last(t, do(t, e, context.Background(), wire.KindFit, wire.FitRequest{Data: bad, Split: split, Model: "svm"}, nil), wire.KindError)
