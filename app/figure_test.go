@@ -1,18 +1,20 @@
 package app
 
 import (
+	"crypto/sha256"
 	"flag"
 	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
 	"lupilab/models/wire"
 )
 
-var updateFigures = flag.Bool("update-figures", false, "rewrite testdata/figures.golden from the current buildFigure")
+var updateFigures = flag.Bool("update-figures", false, "rewrite testdata/figures*.golden from the current figure code")
 
 // TestBuildFigureGolden builds the figures of representative results on
 // screen — two classes with support vectors sized by α, a preview before a
@@ -32,12 +34,106 @@ func TestBuildFigureGolden(t *testing.T) {
 		fm := buildFigure(c.sh, c.maps, c.fitted, c.view, c.tag, c.pick, c.zoom, c.zoomMap, c.brush)
 		fmt.Fprintf(&b, "== %s\n%s\n", c.name, summariseFigure(fm))
 	}
-	path := filepath.Join("testdata", "figures.golden")
+	checkGolden(t, filepath.Join("testdata", "figures.golden"), b.String())
+}
+
+// TestDrawFigureGolden paints the figures of TestBuildFigureGolden's cases
+// on a recording painter, as the page does (with axes and colour bar) and as
+// a compact thumbnail, and checks the number of calls of each kind and a
+// digest of every call's arguments (coordinates to 6 digits, the map's
+// pixels) against testdata/figures_draw.golden.
+func TestDrawFigureGolden(t *testing.T) {
+	var b strings.Builder
+	for _, c := range figureCases() {
+		fm := buildFigure(c.sh, c.maps, c.fitted, c.view, c.tag, c.pick, c.zoom, c.zoomMap, c.brush)
+		if fm == nil {
+			continue
+		}
+		for _, l := range []figLayout{layoutFor(420, false), layoutFor(160, true)} {
+			p := &recPainter{counts: map[string]int{}}
+			drawFigure(p, fm, l)
+			fmt.Fprintf(&b, "%s (compact %v): %s\n", c.name, l.compact, p.summary())
+		}
+	}
+	checkGolden(t, filepath.Join("testdata", "figures_draw.golden"), b.String())
+}
+
+// recPainter records what is painted.
+type recPainter struct {
+	log    strings.Builder
+	counts map[string]int
+}
+
+func (p *recPainter) call(name string, args ...any) {
+	p.counts[name]++
+	p.log.WriteString(name)
+	for _, a := range args {
+		switch v := a.(type) {
+		case float64:
+			fmt.Fprintf(&p.log, " %.6g", v)
+		case []float64:
+			for _, x := range v {
+				fmt.Fprintf(&p.log, " %.6g", x)
+			}
+			p.log.WriteString(" ;")
+		case []byte:
+			fmt.Fprintf(&p.log, " %x", sha256.Sum256(v))
+		default:
+			fmt.Fprintf(&p.log, " %v", v)
+		}
+	}
+	p.log.WriteByte('\n')
+}
+
+func (p *recPainter) rect(x, y, w, h float64, fill, stroke string, width float64) {
+	p.call("rect", x, y, w, h, fill, stroke, width)
+}
+func (p *recPainter) path(pts []float64, closed bool, stroke string, width float64, dash []float64) {
+	p.call("path", pts, closed, stroke, width, dash)
+}
+func (p *recPainter) marks(shape string, xs, ys, rs []float64, fill, stroke string, width float64) {
+	p.call("marks", shape, xs, ys, rs, fill, stroke, width)
+}
+func (p *recPainter) crosses(xs, ys []float64, r float64, stroke string, width float64) {
+	p.call("crosses", xs, ys, r, stroke, width)
+}
+func (p *recPainter) text(x, y float64, s string, size float64, fill, align, baseline string, bold bool) {
+	p.call("text", x, y, s, size, fill, align, baseline, bold)
+}
+func (p *recPainter) vtext(x, y float64, s string, size float64, fill string) {
+	p.call("vtext", x, y, s, size, fill)
+}
+func (p *recPainter) image(rgba []byte, w, h int, x, y, dw, dh float64) {
+	p.call("image", rgba, w, h, x, y, dw, dh)
+}
+func (p *recPainter) clip(x, y, w, h float64) { p.call("clip", x, y, w, h) }
+func (p *recPainter) unclip()                 { p.call("unclip") }
+
+// summary is the calls of each kind and a digest of them all.
+func (p *recPainter) summary() string {
+	names := make([]string, 0, len(p.counts))
+	for k := range p.counts {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, k := range names {
+		fmt.Fprintf(&b, "%s %d, ", k, p.counts[k])
+	}
+	sum := sha256.Sum256([]byte(p.log.String()))
+	fmt.Fprintf(&b, "digest %x", sum[:8])
+	return b.String()
+}
+
+// checkGolden compares got with the golden file at path (rewritten with
+// -update-figures).
+func checkGolden(t *testing.T, path, got string) {
+	t.Helper()
 	if *updateFigures {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
@@ -46,7 +142,7 @@ func TestBuildFigureGolden(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v (run with -update-figures to create it)", err)
 	}
-	if got := b.String(); got != string(want) {
+	if got != string(want) {
 		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
 		for i := 0; i < len(gl) || i < len(wl); i++ {
 			g, w := lineAt(gl, i), lineAt(wl, i)
