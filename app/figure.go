@@ -126,7 +126,9 @@ func (s *session) figureSource() (*shown, bool) {
 	return pts, fitted
 }
 
-// drawFigure paints a figure.
+// drawFigure paints a figure: the map and its contours clipped to the plot
+// area, the points over them (those outside the frame at its edge, marked
+// by a triangle), the frame, and at full size the axes and colour bar.
 func drawFigure(p painter, fm *figModel, l figLayout) {
 	p.rect(0, 0, l.w, l.h, "#ffffff", "", 0)
 	fr := fm.frame
@@ -134,78 +136,97 @@ func drawFigure(p painter, fm *figModel, l figLayout) {
 		return
 	}
 	p.clip(l.px, l.py, l.pw, l.ph)
-	if fm.hasMap && len(fm.values) == fm.w*fm.h {
-		if fm.rgba == nil {
-			fm.rgba = fm.scale.rgbaImage(fm.values)
-		}
-		// the map over its own window (the figure's, or an older one while
-		// a zoomed map is being computed)
-		mf := fm.mapFrame
-		if !(mf[1] > mf[0]) {
-			mf = fr
-		}
-		x0, y0 := l.toPx(fr, mf[0], mf[3])
-		x1, y1 := l.toPx(fr, mf[1], mf[2])
-		p.image(fm.rgba, fm.w, fm.h, x0, y0, x1-x0, y1-y0)
-	} else {
-		p.rect(l.px, l.py, l.pw, l.ph, "#fafafa", "", 0)
-	}
-	for _, c := range fm.contours {
-		for _, path := range c.paths {
-			pts := make([]float64, len(path))
-			for i := 0; i+1 < len(path); i += 2 {
-				pts[i], pts[i+1] = l.toPx(fr, path[i], path[i+1])
-			}
-			closed := len(path) >= 6 && path[0] == path[len(path)-2] && path[1] == path[len(path)-1]
-			p.path(pts, closed, c.colour, c.width, c.dash)
-		}
-	}
+	drawMap(p, fm, l)
+	drawContours(p, fm, l)
 	p.unclip()
-	// points (clipped ones at the edge)
-	var tx, ty []float64
-	for _, g := range fm.points {
-		xs, ys := make([]float64, len(g.xs)), make([]float64, len(g.xs))
-		for i := range g.xs {
-			x, y := l.toPx(fr, g.xs[i], g.ys[i])
-			cx, cy := math.Max(l.px, math.Min(l.px+l.pw, x)), math.Max(l.py, math.Min(l.py+l.ph, y))
-			if (cx != x || cy != y) && g.shape != "halo" && g.shape != "ring" {
-				tx, ty = append(tx, cx), append(ty, cy)
-			}
-			xs[i], ys[i] = cx, cy
-		}
-		rs := g.rs
-		if l.compact {
-			rs = make([]float64, len(g.rs))
-			for i, r := range g.rs {
-				rs[i] = math.Max(1.5, r*0.55)
-			}
-		}
-		switch g.shape {
-		case "cross":
-			rr := 5.0
-			if l.compact {
-				rr = 3
-			}
-			p.crosses(xs, ys, rr, g.stroke, g.width)
-		case "square":
-			p.marks("square", xs, ys, rs, "rgba(255,255,255,0.85)", g.stroke, g.width)
-		case "ring":
-			p.marks("circle", xs, ys, rs, "", g.stroke, g.width)
-		default:
-			p.marks("circle", xs, ys, rs, g.fill, g.stroke, g.width)
-		}
-	}
-	if len(tx) > 0 {
-		for i := range tx {
-			p.path(triangleAt(tx[i], ty[i], l), true, "#1b1f24", 1.2, nil)
-		}
-	}
+	drawPoints(p, fm, l)
 	p.rect(l.px, l.py, l.pw, l.ph, "", "#5a6470", 1)
 	if l.compact {
 		return
 	}
 	drawAxes(p, fm, l)
 	drawColourBar(p, fm, l)
+}
+
+// drawMap paints the map over its own window (the figure's, or an older
+// one while a zoomed map is being computed), or a blank plot area.
+func drawMap(p painter, fm *figModel, l figLayout) {
+	if !fm.hasMap || len(fm.values) != fm.w*fm.h {
+		p.rect(l.px, l.py, l.pw, l.ph, "#fafafa", "", 0)
+		return
+	}
+	if fm.rgba == nil {
+		fm.rgba = fm.scale.rgbaImage(fm.values)
+	}
+	fr, mf := fm.frame, fm.mapFrame
+	if !(mf[1] > mf[0]) {
+		mf = fr
+	}
+	x0, y0 := l.toPx(fr, mf[0], mf[3])
+	x1, y1 := l.toPx(fr, mf[1], mf[2])
+	p.image(fm.rgba, fm.w, fm.h, x0, y0, x1-x0, y1-y0)
+}
+
+func drawContours(p painter, fm *figModel, l figLayout) {
+	for _, c := range fm.contours {
+		for _, path := range c.paths {
+			pts := make([]float64, len(path))
+			for i := 0; i+1 < len(path); i += 2 {
+				pts[i], pts[i+1] = l.toPx(fm.frame, path[i], path[i+1])
+			}
+			closed := len(path) >= 6 && path[0] == path[len(path)-2] && path[1] == path[len(path)-1]
+			p.path(pts, closed, c.colour, c.width, c.dash)
+		}
+	}
+}
+
+// drawPoints paints the point groups, each point clamped to the plot area;
+// the points of a group other than halos and rings that fell outside get a
+// triangle at the edge.
+func drawPoints(p painter, fm *figModel, l figLayout) {
+	var tx, ty []float64
+	for _, g := range fm.points {
+		xs, ys := make([]float64, len(g.xs)), make([]float64, len(g.xs))
+		marksEdge := g.shape != "halo" && g.shape != "ring"
+		for i := range g.xs {
+			x, y := l.toPx(fm.frame, g.xs[i], g.ys[i])
+			cx, cy := math.Max(l.px, math.Min(l.px+l.pw, x)), math.Max(l.py, math.Min(l.py+l.ph, y))
+			if (cx != x || cy != y) && marksEdge {
+				tx, ty = append(tx, cx), append(ty, cy)
+			}
+			xs[i], ys[i] = cx, cy
+		}
+		drawGroup(p, g, xs, ys, l.compact)
+	}
+	for i := range tx {
+		p.path(triangleAt(tx[i], ty[i], l), true, "#1b1f24", 1.2, nil)
+	}
+}
+
+// drawGroup paints a group's marks at the pixel positions xs, ys (smaller
+// in a thumbnail).
+func drawGroup(p painter, g pointGroup, xs, ys []float64, compact bool) {
+	rs := g.rs
+	if compact {
+		rs = make([]float64, len(g.rs))
+		for i, r := range g.rs {
+			rs[i] = math.Max(1.5, r*0.55)
+		}
+	}
+	switch g.shape {
+	case "cross":
+		rr := 5.0
+		if compact {
+			rr = 3
+		}
+		p.crosses(xs, ys, rr, g.stroke, g.width)
+	case "square":
+		p.marks("square", xs, ys, rs, "rgba(255,255,255,0.85)", g.stroke, g.width)
+	case "ring":
+		p.marks("circle", xs, ys, rs, "", g.stroke, g.width)
+	default:
+		p.marks("circle", xs, ys, rs, g.fill, g.stroke, g.width)
+	}
 }
 
 // triangleAt is a small triangle at the frame's edge pointing outwards.
