@@ -2,6 +2,7 @@ package compute
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -29,18 +30,6 @@ func rowOf(ed *edited, id int) int {
 		}
 	}
 	return -1
-}
-
-func sameRow(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // editsN is the number of generated rows the edit tests start from.
@@ -93,12 +82,12 @@ func editsAdd(t *testing.T) {
 	if ed.ds.Rows() != n+1 || i != n || ed.base != ds || ed.baseN != n {
 		t.Fatalf("%d rows, the added one at %d, base %v", ed.ds.Rows(), i, ed.base == ds)
 	}
-	if got := mat.Row(nil, i, ed.ds.X); !sameRow(got, []float64{0.5, -1}) || ed.ds.Y[i] != 1 ||
-		!sameRow(mat.Row(nil, i, ed.ds.Z), []float64{0.5, -1, easy}) {
+	if got := mat.Row(nil, i, ed.ds.X); !slices.Equal(got, []float64{0.5, -1}) || ed.ds.Y[i] != 1 ||
+		!slices.Equal(mat.Row(nil, i, ed.ds.Z), []float64{0.5, -1, easy}) {
 		t.Errorf("added row: x %v class %d z %v", got, ed.ds.Y[i], mat.Row(nil, i, ed.ds.Z))
 	}
 	for r := 0; r < n; r++ {
-		if !sameRow(mat.Row(nil, r, ed.ds.X), mat.Row(nil, r, ds.X)) || !sameRow(mat.Row(nil, r, ed.ds.Z), mat.Row(nil, r, ds.Z)) || ed.ds.Y[r] != ds.Y[r] {
+		if !slices.Equal(mat.Row(nil, r, ed.ds.X), mat.Row(nil, r, ds.X)) || !slices.Equal(mat.Row(nil, r, ed.ds.Z), mat.Row(nil, r, ds.Z)) || ed.ds.Y[r] != ds.Y[r] {
 			t.Fatalf("generated row %d changed", r)
 		}
 	}
@@ -114,11 +103,11 @@ func editsMove(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := data.LUPI2DDifficulty(0.2, orig[2])
-	if i := rowOf(ed, 3); i != 3 || !sameRow(mat.Row(nil, i, ed.ds.X), []float64{2, 2}) ||
-		!sameRow(mat.Row(nil, i, ed.ds.Z), []float64{2, 2, easy + d*(hard-easy)}) || ed.ds.Y[i] != ds.Y[3] {
+	if i := rowOf(ed, 3); i != 3 || !slices.Equal(mat.Row(nil, i, ed.ds.X), []float64{2, 2}) ||
+		!slices.Equal(mat.Row(nil, i, ed.ds.Z), []float64{2, 2, easy + d*(hard-easy)}) || ed.ds.Y[i] != ds.Y[3] {
 		t.Errorf("moved row %d: x %v z %v (was z %v)", i, mat.Row(nil, i, ed.ds.X), mat.Row(nil, i, ed.ds.Z), orig)
 	}
-	if !sameRow(mat.Row(nil, 3, ds.Z), orig) {
+	if !slices.Equal(mat.Row(nil, 3, ds.Z), orig) {
 		t.Error("the generated data changed")
 	}
 }
@@ -133,7 +122,7 @@ func editsErase(t *testing.T) {
 	if ed.ds.Rows() != n-1 || rowOf(ed, 5) != -1 || rowOf(ed, 6) != 5 || ed.ds.Z != nil || ed.ds.Tags != nil {
 		t.Fatalf("%d rows, id 5 at %d, id 6 at %d", ed.ds.Rows(), rowOf(ed, 5), rowOf(ed, 6))
 	}
-	if !sameRow(mat.Row(nil, 5, ed.ds.X), mat.Row(nil, 6, ds.X)) || ed.ds.Y[5] != ds.Y[6] {
+	if !slices.Equal(mat.Row(nil, 5, ed.ds.X), mat.Row(nil, 6, ds.X)) || ed.ds.Y[5] != ds.Y[6] {
 		t.Error("the rows after the erased one shifted wrongly")
 	}
 }
@@ -148,10 +137,10 @@ func editsHard(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []float64{orig[0], orig[1], easy + 0.25*(hard-easy)}
-	if got := mat.Row(nil, 2, ed.ds.Z); !sameRow(got, want) || !sameRow(mat.Row(nil, 2, ed.ds.X), mat.Row(nil, 2, ds.X)) {
+	if got := mat.Row(nil, 2, ed.ds.Z); !slices.Equal(got, want) || !slices.Equal(mat.Row(nil, 2, ed.ds.X), mat.Row(nil, 2, ds.X)) {
 		t.Errorf("painted row: z %v, want %v", got, want)
 	}
-	if !sameRow(mat.Row(nil, 2, ds.Z), orig) {
+	if !slices.Equal(mat.Row(nil, 2, ds.Z), orig) {
 		t.Error("the difficulty brush changed the generated data")
 	}
 }
@@ -164,7 +153,7 @@ func editsHardThenMove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := mat.Row(nil, 2, ed.ds.Z), []float64{1, 1, easy + 0.75*(hard-easy)}; !sameRow(got, want) {
+	if got, want := mat.Row(nil, 2, ed.ds.Z), []float64{1, 1, easy + 0.75*(hard-easy)}; !slices.Equal(got, want) {
 		t.Errorf("painted then moved: z %v, want %v", got, want)
 	}
 }
@@ -184,7 +173,7 @@ func editsTags(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if i := rowOf(ed, c.id); i < 0 || !sameRow(mat.Row(nil, i, ed.ds.Tags), tags) {
+		if i := rowOf(ed, c.id); i < 0 || !slices.Equal(mat.Row(nil, i, ed.ds.Tags), tags) {
 			t.Errorf("row %d at %v: tags %v, want %v", c.id, c.x, mat.Row(nil, i, ed.ds.Tags), tags)
 		}
 	}
@@ -201,7 +190,7 @@ func editsViewB(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := mat.Row(nil, 7, ed.ds.Z); !sameRow(got, z) {
+	if got := mat.Row(nil, 7, ed.ds.Z); !slices.Equal(got, z) {
 		t.Errorf("view B of the moved point %v, want %v", got, z)
 	}
 }
@@ -215,7 +204,7 @@ func editsIDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	i := rowOf(ed, n+1)
-	if ed.ds.Rows() != n+1 || rowOf(ed, n) != -1 || i != n || !sameRow(mat.Row(nil, i, ed.ds.X), []float64{-1, 0.5}) || ed.ds.Y[i] != 1 {
+	if ed.ds.Rows() != n+1 || rowOf(ed, n) != -1 || i != n || !slices.Equal(mat.Row(nil, i, ed.ds.X), []float64{-1, 0.5}) || ed.ds.Y[i] != 1 {
 		t.Errorf("%d rows, id %d at %d, id %d at %d", ed.ds.Rows(), n, rowOf(ed, n), n+1, i)
 	}
 }
