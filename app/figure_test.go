@@ -178,7 +178,7 @@ func summariseFigure(fm *figModel) string {
 	}
 	for _, g := range fm.points {
 		fmt.Fprintf(&b, "points %s fill %q stroke %q width %v n %d Σx %.6g Σy %.6g Σr %.6g\n", g.shape, g.fill, g.stroke, g.width,
-			len(g.xs), sum(g.xs), sum(g.ys), sum(g.rs))
+			len(g.xs), coordSum(g.xs), coordSum(g.ys), coordSum(g.rs))
 	}
 	for _, it := range fm.legend {
 		fmt.Fprintf(&b, "legend %s %s %q\n", it.kind, it.colour, it.text)
@@ -187,7 +187,7 @@ func summariseFigure(fm *figModel) string {
 	return b.String()
 }
 
-func sum(v []float64) float64 {
+func coordSum(v []float64) float64 {
 	s := 0.0
 	for _, x := range v {
 		s += x
@@ -250,7 +250,7 @@ func synthMap(rng *rand.Rand, frame [4]float64, preview bool, layers ...wire.Lay
 	return mv
 }
 
-func contour(level float64, style string, paths int) wire.Contour {
+func synthContour(level float64, style string, paths int) wire.Contour {
 	c := wire.Contour{Level: level, Style: style}
 	for i := 0; i < paths; i++ {
 		c.Paths = append(c.Paths, []float64{0, 0, 1, float64(i), 2, 0})
@@ -277,7 +277,7 @@ func figureCases() []figureCase {
 		res.Report.Support = append(res.Report.Support, -1, 99) // out of range: skipped
 		res.Report.Diagnostics = map[string][]float64{"alpha": alpha}
 		mv := synthMap(rng, frame, false, wire.Layer{Name: wire.LayerDecision, Kind: wire.LayerDecision, Min: -4, Max: 4,
-			Contours: []wire.Contour{contour(0, "boundary", 2), contour(1, "margin", 1), contour(-1, "margin", 1)}})
+			Contours: []wire.Contour{synthContour(0, "boundary", 2), synthContour(1, "margin", 1), synthContour(-1, "margin", 1)}})
 		sh := &shown{res: res, maps: map[string]*mapView{"A": mv}}
 		cases = append(cases,
 			figureCase{name: "svm fitted", sh: sh, maps: sh, fitted: true, view: "A"},
@@ -287,7 +287,7 @@ func figureCases() []figureCase {
 				zoom: &[4]float64{-1, 1.5, -2, 1}},
 			figureCase{name: "svm zoomed with the zoom's own map (preview)", sh: sh, maps: sh, fitted: true, view: "A",
 				zoom: &[4]float64{-1, 1.5, -2, 1}, zoomMap: synthMap(rng, [4]float64{-1, 1.5, -2, 1}, true,
-					wire.Layer{Name: wire.LayerDecision, Kind: wire.LayerDecision, Min: -0.5, Max: 0.8, Contours: []wire.Contour{contour(0, "boundary", 1)}})},
+					wire.Layer{Name: wire.LayerDecision, Kind: wire.LayerDecision, Min: -0.5, Max: 0.8, Contours: []wire.Contour{synthContour(0, "boundary", 1)}})},
 			figureCase{name: "svm with an unknown layer picked", sh: sh, maps: sh, fitted: true, view: "A", pick: "nonsense"},
 		)
 		// support vectors without α, every row a support vector (no rings)
@@ -319,7 +319,7 @@ func figureCases() []figureCase {
 		res.Report.Support = []int{0, 4, 7, 9, 12, 20}
 		res.Report.Diagnostics = map[string][]float64{"slack": slack}
 		mv := synthMap(rng, frame, true, wire.Layer{Name: wire.LayerDecision, Kind: wire.LayerDecision, Min: -0.4, Max: 0.6,
-			Contours: []wire.Contour{contour(0, "boundary", 1), contour(1, "margin", 1)}})
+			Contours: []wire.Contour{synthContour(0, "boundary", 1), synthContour(1, "margin", 1)}})
 		sh := &shown{res: res, maps: map[string]*mapView{"A": mv}}
 		cases = append(cases,
 			figureCase{name: "svm2plus slack halos", sh: sh, maps: sh, fitted: true, view: "A"},
@@ -340,8 +340,8 @@ func figureCases() []figureCase {
 		res.Report.Diagnostics = map[string][]float64{"exp_g_mean": g}
 		mv := synthMap(rng, frame, false,
 			wire.Layer{Name: wire.LayerProb, Kind: wire.LayerProb, Min: 0, Max: 1,
-				Contours: []wire.Contour{contour(0.5, "boundary", 1), contour(0.1, "level", 2), contour(0.9, "level", 2)}},
-			wire.Layer{Name: wire.LayerMean, Kind: wire.LayerMean, Min: -3, Max: 2, Contours: []wire.Contour{contour(0, "boundary", 1)}},
+				Contours: []wire.Contour{synthContour(0.5, "boundary", 1), synthContour(0.1, "level", 2), synthContour(0.9, "level", 2)}},
+			wire.Layer{Name: wire.LayerMean, Kind: wire.LayerMean, Min: -3, Max: 2, Contours: []wire.Contour{synthContour(0, "boundary", 1)}},
 			wire.Layer{Name: wire.LayerVar, Kind: wire.LayerVar, Min: 0, Max: 0.7},
 			wire.Layer{Name: wire.LayerEntropy, Kind: wire.LayerEntropy, Min: 0, Max: 1})
 		sh := &shown{res: res, maps: map[string]*mapView{"A": mv}}
@@ -357,7 +357,7 @@ func figureCases() []figureCase {
 		res.Report.Support = []int{1, 3, 5, 30}
 		mv := synthMap(rng, frame, false,
 			wire.Layer{Name: wire.LayerClass, Kind: wire.LayerClass, Min: 0, Max: 2},
-			wire.Layer{Name: wire.LayerDecision, Kind: wire.LayerScore, Min: -2, Max: 3, Contours: []wire.Contour{contour(0, "boundary", 3)}})
+			wire.Layer{Name: wire.LayerDecision, Kind: wire.LayerScore, Min: -2, Max: 3, Contours: []wire.Contour{synthContour(0, "boundary", 3)}})
 		sh := &shown{res: res, maps: map[string]*mapView{"A": mv}}
 		cases = append(cases,
 			figureCase{name: "three classes", sh: sh, maps: sh, fitted: true, view: "A"},
@@ -373,7 +373,7 @@ func figureCases() []figureCase {
 		var layers []wire.Layer
 		for k := 0; k < 3; k++ {
 			layers = append(layers, wire.Layer{Name: fmt.Sprintf("tag:%d", k), Kind: wire.LayerTag, Min: -1 - float64(k), Max: 2,
-				Contours: []wire.Contour{contour(0, "boundary", k+1)}})
+				Contours: []wire.Contour{synthContour(0, "boundary", k+1)}})
 		}
 		mv := synthMap(rng, frame, false, layers...)
 		sh := &shown{res: res, maps: map[string]*mapView{"A": mv}}
@@ -401,9 +401,9 @@ func figureCases() []figureCase {
 		res.Report.Diagnostics = map[string][]float64{"dropped_A": dA, "dropped_B": dB, "alpha": {0.5, 0, 1, 2}}
 		planes := func(fr [4]float64) *mapView {
 			return synthMap(rng, fr, false,
-				wire.Layer{Name: wire.LayerDecision, Kind: wire.LayerScore, Min: -2, Max: 2, Contours: []wire.Contour{contour(0, "boundary", 1)}},
-				wire.Layer{Name: "plane:pos", Kind: wire.LayerPlane, Min: -1, Max: 1, Contours: []wire.Contour{contour(0, "plane", 1), contour(1, "plane", 1)}},
-				wire.Layer{Name: "plane:neg", Kind: wire.LayerPlane, Min: -1, Max: 1, Contours: []wire.Contour{contour(0, "plane", 2)}})
+				wire.Layer{Name: wire.LayerDecision, Kind: wire.LayerScore, Min: -2, Max: 2, Contours: []wire.Contour{synthContour(0, "boundary", 1)}},
+				wire.Layer{Name: "plane:pos", Kind: wire.LayerPlane, Min: -1, Max: 1, Contours: []wire.Contour{synthContour(0, "plane", 1), synthContour(1, "plane", 1)}},
+				wire.Layer{Name: "plane:neg", Kind: wire.LayerPlane, Min: -1, Max: 1, Contours: []wire.Contour{synthContour(0, "plane", 2)}})
 		}
 		sh := &shown{res: res, maps: map[string]*mapView{"A": planes(frame), "B": planes(res.Plot.FrameB)}}
 		// a result with one dropped list for both views
