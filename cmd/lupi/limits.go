@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"lupilab/models/model"
+	"lupilab/models/procmem"
 	"lupilab/models/spec"
 )
 
@@ -78,13 +79,8 @@ func availableMemory() (float64, string) {
 			best, from = b, what
 		}
 	}
-	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
-		for _, l := range strings.Split(string(b), "\n") {
-			if rest, ok := strings.CutPrefix(l, "MemAvailable:"); ok {
-				kb, _ := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 64)
-				take(kb*1024, "MemAvailable")
-			}
-		}
+	if free, ok := procmem.Available(); ok {
+		take(free, "MemAvailable")
 	}
 	readNum := func(p string) float64 {
 		b, err := os.ReadFile(p)
@@ -102,25 +98,10 @@ func availableMemory() (float64, string) {
 	}
 	if as := addressSpaceLimit(); as > 0 {
 		// the address space counts what is reserved, not only what is used
-		take(as-procStatus("VmSize"), "the address-space limit (ulimit -v)")
+		vm, _ := procmem.AddressSpace()
+		take(as-vm, "the address-space limit (ulimit -v)")
 	}
 	return best, from
-}
-
-// procStatus reads a "kB" field of /proc/self/status in bytes (0 when
-// unknown).
-func procStatus(field string) float64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(l, field+":"); ok {
-			kb, _ := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 64)
-			return kb * 1024
-		}
-	}
-	return 0
 }
 
 // progress prints a fit's progress on stderr, at most every interval (and
