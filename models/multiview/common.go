@@ -215,7 +215,8 @@ func newExpansion(k kernel.Kernel, X *mat.Dense, coef []float64, bias float64) *
 	return e
 }
 
-func (e *expansion) eval(X *mat.Dense) ([]float64, error) {
+// decision evaluates the expansion at the rows of X.
+func (e *expansion) decision(X *mat.Dense) ([]float64, error) {
 	n, _ := X.Dims()
 	out := make([]float64, n)
 	for i := range out {
@@ -243,33 +244,45 @@ func (e *expansion) eval(X *mat.Dense) ([]float64, error) {
 	return out, nil
 }
 
-// svmLike is a fitted two-view model with one kernel expansion per view
-// (SVM-2K, PSVM-2V, MCPK).
-type svmLike struct {
+// viewRule is one view's decision function inside a fitted two-view model:
+// a kernel expansion (SVM-2K, PSVM-2V, MCPK) or a pair of twin planes
+// (MvTSVM).
+type viewRule interface {
+	// decision is the view's f_t at the rows of X (the view's inputs).
+	decision(X *mat.Dense) ([]float64, error)
+	// validate checks a loaded view of dimension d (what names it in errors).
+	validate(what string, d int) error
+}
+
+// twoViews is what every fitted two-view model holds and does: one decision
+// function per view, the rule that combines them (A, B or both, eq 35 of
+// paper 001 read as the mean) and the two views' dimensions. Its JSON is the
+// saved model; the kinds embed it and add their own views' readouts.
+type twoViews[V viewRule] struct {
 	Model string        `json:"model"`
 	Rule  string        `json:"rule"`
 	DimA  int           `json:"dim_a"`
 	DimB  int           `json:"dim_b"`
-	A     *expansion    `json:"a"`
-	B     *expansion    `json:"b"`
+	A     V             `json:"a"`
+	B     V             `json:"b"`
 	Rep   *model.Report `json:"report"`
 }
 
 // ViewDecisions implements model.MultiView. Without view B (rule A only)
 // the map holds "A" alone.
-func (m *svmLike) ViewDecisions(ds *data.Dataset) (map[string][]float64, error) {
+func (m *twoViews[V]) ViewDecisions(ds *data.Dataset) (map[string][]float64, error) {
 	hasB, err := checkTest(ds, m.DimA, m.DimB, m.Rule)
 	if err != nil {
 		return nil, err
 	}
-	fa, err := m.A.eval(ds.X)
+	fa, err := m.A.decision(ds.X)
 	if err != nil {
 		return nil, err
 	}
 	if !hasB {
 		return map[string][]float64{"A": fa}, nil
 	}
-	fb, err := m.B.eval(ds.Z)
+	fb, err := m.B.decision(ds.Z)
 	if err != nil {
 		return nil, err
 	}
@@ -277,7 +290,7 @@ func (m *svmLike) ViewDecisions(ds *data.Dataset) (map[string][]float64, error) 
 }
 
 // Decision implements model.BinaryModel with the model's rule.
-func (m *svmLike) Decision(ds *data.Dataset) ([]float64, error) {
+func (m *twoViews[V]) Decision(ds *data.Dataset) ([]float64, error) {
 	v, err := m.ViewDecisions(ds)
 	if err != nil {
 		return nil, err
@@ -286,7 +299,19 @@ func (m *svmLike) Decision(ds *data.Dataset) ([]float64, error) {
 }
 
 // Report implements model.BinaryModel.
-func (m *svmLike) Report() *model.Report { return m.Rep }
+func (m *twoViews[V]) Report() *model.Report { return m.Rep }
+
+// DecisionRule returns "A", "B" or "both" (½(f_A + f_B)).
+func (m *twoViews[V]) DecisionRule() string { return m.Rule }
+
+// InputDims implements model.Shaped.
+func (m *twoViews[V]) InputDims() (x, z int) { return m.DimA, m.DimB }
+
+// svmLike is a fitted two-view model with one kernel expansion per view
+// (SVM-2K, PSVM-2V, MCPK).
+type svmLike struct {
+	twoViews[*expansion]
+}
 
 // augmented returns K + 1: the kernel of the augmented samples (x; 1) that
 // PSVM-2V and MCPK use instead of an explicit bias (paper 001 section 2.2:

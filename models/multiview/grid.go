@@ -42,9 +42,6 @@ func (m *svmLike) ViewExpansions() (a, b *kernel.Expansion) {
 	return m.A.kernelExpansion(m.DimA), m.B.kernelExpansion(m.DimB)
 }
 
-// DecisionRule returns "A", "B" or "both" (½(f_A + f_B)).
-func (m *svmLike) DecisionRule() string { return m.Rule }
-
 // expansions returns one view's twin surfaces' signed distances
 // (K(x, C)·Coef + Bias)/Norm as kernel expansions over the view's inputs.
 func (t *twinView) expansions() (pos, neg *kernel.Expansion) {
@@ -73,9 +70,6 @@ func (m *mvtsvmModel) PlaneExpansions() map[string]*kernel.Expansion {
 	}
 	return map[string]*kernel.Expansion{"A+": ap, "A-": an, "B+": bp, "B-": bn}
 }
-
-// DecisionRule returns "A", "B" or "both".
-func (m *mvtsvmModel) DecisionRule() string { return m.Rule }
 
 // load restores the view's training rows and checks the planes against
 // them; it returns the number of rows.

@@ -71,72 +71,23 @@ type twinView struct {
 	x      *mat.Dense
 }
 
+// decision is the view's f_t(x) = |dist to the negative plane| − |dist to
+// the positive plane| at the rows of X (> 0 for the positive class).
 func (t *twinView) decision(X *mat.Dense) ([]float64, error) {
-	if t.x == nil {
-		xs, err := t.X.Dense()
-		if err != nil {
-			return nil, err
-		}
-		t.x = xs
+	pos, neg, err := t.signed(X)
+	if err != nil {
+		return nil, err
 	}
-	r, _ := t.x.Dims()
-	if len(t.Pos.Coef) != r || len(t.Neg.Coef) != r || t.Pos.Norm <= 0 || t.Neg.Norm <= 0 {
-		return nil, errors.New("multiview: malformed twin planes")
+	for i := range pos {
+		pos[i] = math.Abs(neg[i]) - math.Abs(pos[i])
 	}
-	K := t.Kernel.Cross(X, t.x)
-	var p, q mat.VecDense
-	p.MulVec(K, mat.NewVecDense(r, t.Pos.Coef))
-	q.MulVec(K, mat.NewVecDense(r, t.Neg.Coef))
-	n, _ := X.Dims()
-	out := make([]float64, n)
-	for i := range out {
-		out[i] = math.Abs(q.AtVec(i)+t.Neg.Bias)/t.Neg.Norm - math.Abs(p.AtVec(i)+t.Pos.Bias)/t.Pos.Norm
-	}
-	return out, nil
+	return pos, nil
 }
 
+// mvtsvmModel is a fitted MvTSVM: two twin planes per view.
 type mvtsvmModel struct {
-	Model string        `json:"model"`
-	Rule  string        `json:"rule"`
-	DimA  int           `json:"dim_a"`
-	DimB  int           `json:"dim_b"`
-	A     *twinView     `json:"a"`
-	B     *twinView     `json:"b"`
-	Rep   *model.Report `json:"report"`
+	twoViews[*twinView]
 }
-
-// ViewDecisions implements model.MultiView.
-// Without view B (rule A only) the map holds "A" alone.
-func (m *mvtsvmModel) ViewDecisions(ds *data.Dataset) (map[string][]float64, error) {
-	hasB, err := checkTest(ds, m.DimA, m.DimB, m.Rule)
-	if err != nil {
-		return nil, err
-	}
-	fa, err := m.A.decision(ds.X)
-	if err != nil {
-		return nil, err
-	}
-	if !hasB {
-		return map[string][]float64{"A": fa}, nil
-	}
-	fb, err := m.B.decision(ds.Z)
-	if err != nil {
-		return nil, err
-	}
-	return map[string][]float64{"A": fa, "B": fb}, nil
-}
-
-// Decision implements model.BinaryModel.
-func (m *mvtsvmModel) Decision(ds *data.Dataset) ([]float64, error) {
-	v, err := m.ViewDecisions(ds)
-	if err != nil {
-		return nil, err
-	}
-	return combine(m.Rule, v["A"], v["B"]), nil
-}
-
-// Report implements model.BinaryModel.
-func (m *mvtsvmModel) Report() *model.Report { return m.Rep }
 
 // augRows returns [K(X[rows], C), 1].
 func augRows(K *mat.SymDense, rows []int) *mat.Dense {
@@ -320,7 +271,7 @@ func fitMvTSVM(ctx context.Context, train *data.Dataset, y []float64, v model.Va
 	if err != nil {
 		return nil, err
 	}
-	m := &mvtsvmModel{Model: "mvtsvm", Rule: rule, DimA: train.Dim(), DimB: train.ZDim()}
+	m := &mvtsvmModel{twoViews[*twinView]{Model: "mvtsvm", Rule: rule, DimA: train.Dim(), DimB: train.ZDim()}}
 	views := [2]**twinView{&m.A, &m.B}
 	kern := [2]kernel.Kernel{ka, kb}
 	xs := [2]*mat.Dense{xa, xb}

@@ -111,8 +111,8 @@ func (p *privCommon) privModel(id string, train *data.Dataset, gA, gB []float64)
 		cb[i] = gB[i] / p.tau
 		sb += cb[i]
 	}
-	return &svmLike{Model: id, Rule: p.rule, DimA: train.Dim(), DimB: train.ZDim(),
-		A: newExpansion(p.ka, p.xa, gA, sa), B: newExpansion(p.kb, p.xb, cb, sb)}
+	return &svmLike{twoViews[*expansion]{Model: id, Rule: p.rule, DimA: train.Dim(), DimB: train.ZDim(),
+		A: newExpansion(p.ka, p.xa, gA, sa), B: newExpansion(p.kb, p.xb, cb, sb)}}
 }
 
 func fitPSVM2V(ctx context.Context, train *data.Dataset, y []float64, v model.Values, opt model.Options) (model.BinaryModel, error) {

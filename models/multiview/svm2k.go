@@ -139,9 +139,9 @@ func fitSVM2K(ctx context.Context, train *data.Dataset, y []float64, v model.Val
 	// Stationarity of the dual, (Pπ + q + Eᵀy)_i = 0 for a free α_i^A, reads
 	// y_i(Σ_j g_j^A K_A(x_j,x_i) + y_A) = 1: the multiplier y_A is b_A.
 	bA, bB := res.Y[0], res.Y[1]
-	m := &svmLike{Model: "svm2k", Rule: rule, DimA: train.Dim(), DimB: train.ZDim(),
+	m := &svmLike{twoViews[*expansion]{Model: "svm2k", Rule: rule, DimA: train.Dim(), DimB: train.ZDim(),
 		A: newExpansion(ka, xa, gA.RawVector().Data, bA),
-		B: newExpansion(kb, xb, gB.RawVector().Data, bB)}
+		B: newExpansion(kb, xb, gB.RawVector().Data, bB)}}
 	rep := &model.Report{Model: "svm2k", Params: v.Clone(), NTrain: n, Converged: true}
 	if r, w := lupiRule(train, m.Rule); w != "" {
 		m.Rule = r

@@ -13,45 +13,40 @@ import (
 // dimension and one coefficient each; offsets, norms and coefficients are
 // finite; the rule is A, B or both.
 
+// load decodes and checks a saved two-view model saved as id.
+func (m *twoViews[V]) load(id string, raw json.RawMessage) error {
+	if err := model.DecodeStrict(raw, m); err != nil {
+		return fmt.Errorf("model %s: %w", id, err)
+	}
+	if err := checkHeader(id, m.Model, m.Rule, m.DimA, m.DimB); err != nil {
+		return err
+	}
+	if err := m.A.validate(id+" view A", m.DimA); err != nil {
+		return err
+	}
+	if err := m.B.validate(id+" view B", m.DimB); err != nil {
+		return err
+	}
+	if m.Rep == nil {
+		m.Rep = &model.Report{Model: id}
+	}
+	return nil
+}
+
 func loadSVMLike(id string) model.BinaryLoadFunc {
 	return func(raw json.RawMessage) (model.BinaryModel, error) {
 		var m svmLike
-		if err := model.DecodeStrict(raw, &m); err != nil {
-			return nil, fmt.Errorf("model %s: %w", id, err)
-		}
-		if err := checkHeader(id, m.Model, m.Rule, m.DimA, m.DimB); err != nil {
+		if err := m.load(id, raw); err != nil {
 			return nil, err
-		}
-		if err := m.A.validate(id+" view A", m.DimA); err != nil {
-			return nil, err
-		}
-		if err := m.B.validate(id+" view B", m.DimB); err != nil {
-			return nil, err
-		}
-		if m.Rep == nil {
-			m.Rep = &model.Report{Model: id}
 		}
 		return &m, nil
 	}
 }
 
 func loadMvTSVM(raw json.RawMessage) (model.BinaryModel, error) {
-	const id = "mvtsvm"
 	var m mvtsvmModel
-	if err := model.DecodeStrict(raw, &m); err != nil {
-		return nil, fmt.Errorf("model %s: %w", id, err)
-	}
-	if err := checkHeader(id, m.Model, m.Rule, m.DimA, m.DimB); err != nil {
+	if err := m.load("mvtsvm", raw); err != nil {
 		return nil, err
-	}
-	if err := m.A.validate(id+" view A", m.DimA); err != nil {
-		return nil, err
-	}
-	if err := m.B.validate(id+" view B", m.DimB); err != nil {
-		return nil, err
-	}
-	if m.Rep == nil {
-		m.Rep = &model.Report{Model: id}
 	}
 	return &m, nil
 }
@@ -125,9 +120,3 @@ func (t *twinView) validate(what string, d int) error {
 	t.x, _ = t.X.Dense()
 	return nil
 }
-
-// InputDims implements model.Shaped.
-func (m *svmLike) InputDims() (x, z int) { return m.DimA, m.DimB }
-
-// InputDims implements model.Shaped.
-func (m *mvtsvmModel) InputDims() (x, z int) { return m.DimA, m.DimB }
