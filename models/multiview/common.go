@@ -123,6 +123,46 @@ func checkTrain(train *data.Dataset, y []float64) (xa, xb *mat.Dense, err error)
 	return train.X, train.Z, nil
 }
 
+// views is what every two-view fit reads before it builds its problem: the
+// two views' training rows, the decision rule and each view's kernel.
+type views struct {
+	xa, xb *mat.Dense
+	rule   string
+	ka, kb kernel.Kernel
+}
+
+// penalty names a positive hyper-parameter and where readViews stores it.
+type penalty struct {
+	name string
+	dst  *float64
+}
+
+// readViews checks a two-view training set (checkTrain), then reads the
+// named positive parameters, the rule and the kernels of views A ("") and
+// B ("z"), in that order, stopping at the first error.
+func readViews(train *data.Dataset, y []float64, v model.Values, ps ...penalty) (views, error) {
+	xa, xb, err := checkTrain(train, y)
+	if err != nil {
+		return views{}, err
+	}
+	w := views{xa: xa, xb: xb}
+	for _, p := range ps {
+		if *p.dst, err = positive(v, p.name); err != nil {
+			return views{}, err
+		}
+	}
+	if w.rule, err = ruleOf(v); err != nil {
+		return views{}, err
+	}
+	if w.ka, err = kernel.FromValues(v, ""); err != nil {
+		return views{}, err
+	}
+	if w.kb, err = kernel.FromValues(v, "z"); err != nil {
+		return views{}, err
+	}
+	return w, nil
+}
+
 // checkTest validates the rows to score against the training dimensions.
 // With rule A a model needs view A only: it then accepts data without Z
 // (the LUPI use of a two-view model, where view B was privileged, as paper

@@ -217,35 +217,16 @@ func plane(u []float64) (twinPlane, error) {
 func fitMvTSVM(ctx context.Context, train *data.Dataset, y []float64, v model.Values, opt model.Options) (model.BinaryModel, error) {
 	start := time.Now()
 	v = withDefaults(mvtsvmParams(), v)
-	xa, xb, err := checkTrain(train, y)
+	var c1, c2, dd, hh, ridge float64
+	w, err := readViews(train, y, v, penalty{"C_pos", &c1}, penalty{"C_neg", &c2}, penalty{"agreement_pos", &dd}, penalty{"agreement_neg", &hh}, penalty{"ridge", &ridge})
 	if err != nil {
 		return nil, err
-	}
-	var c1, c2, dd, hh, ridge float64
-	for _, f := range []struct {
-		name string
-		dst  *float64
-	}{{"C_pos", &c1}, {"C_neg", &c2}, {"agreement_pos", &dd}, {"agreement_neg", &hh}, {"ridge", &ridge}} {
-		if *f.dst, err = positive(v, f.name); err != nil {
-			return nil, err
-		}
 	}
 	eps, err := nonNegative(v, "epsilon")
 	if err != nil {
 		return nil, err
 	}
-	rule, err := ruleOf(v)
-	if err != nil {
-		return nil, err
-	}
-	ka, err := kernel.FromValues(v, "")
-	if err != nil {
-		return nil, err
-	}
-	kb, err := kernel.FromValues(v, "z")
-	if err != nil {
-		return nil, err
-	}
+	xa, xb, rule, ka, kb := w.xa, w.xb, w.rule, w.ka, w.kb
 	var pos, neg []int
 	for i, t := range y {
 		if t > 0 {

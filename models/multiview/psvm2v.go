@@ -7,7 +7,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"lupilab/models/data"
-	"lupilab/models/kernel"
 	"lupilab/models/model"
 	"lupilab/models/spec"
 )
@@ -50,42 +49,24 @@ func init() {
 
 // privCommon holds the parameters and Gram matrices shared by PSVM-2V and MCPK.
 type privCommon struct {
+	views
 	ca, cb, dd, tau float64
-	rule            string
-	ka, kb          kernel.Kernel
-	xa, xb          *mat.Dense
 	KA, KB          *mat.SymDense // augmented: K + 1
 }
 
 func readPriv(train *data.Dataset, y []float64, v model.Values) (*privCommon, error) {
-	xa, xb, err := checkTrain(train, y)
-	if err != nil {
-		return nil, err
-	}
-	p := &privCommon{xa: xa, xb: xb}
+	p := &privCommon{}
 	// D is PSVM-2V's agreement penalty and MCPK's coupling weight.
 	dd := "agreement"
 	if _, ok := v["coupling"]; ok {
 		dd = "coupling"
 	}
-	for _, f := range []struct {
-		name string
-		dst  *float64
-	}{{"C_A", &p.ca}, {"C_B", &p.cb}, {dd, &p.dd}, {"view_weight", &p.tau}} {
-		if *f.dst, err = positive(v, f.name); err != nil {
-			return nil, err
-		}
-	}
-	if p.rule, err = ruleOf(v); err != nil {
+	var err error
+	p.views, err = readViews(train, y, v, penalty{"C_A", &p.ca}, penalty{"C_B", &p.cb}, penalty{dd, &p.dd}, penalty{"view_weight", &p.tau})
+	if err != nil {
 		return nil, err
 	}
-	if p.ka, err = kernel.FromValues(v, ""); err != nil {
-		return nil, err
-	}
-	if p.kb, err = kernel.FromValues(v, "z"); err != nil {
-		return nil, err
-	}
-	p.KA, p.KB = augmented(p.ka.Gram(xa)), augmented(p.kb.Gram(xb))
+	p.KA, p.KB = augmented(p.ka.Gram(p.xa)), augmented(p.kb.Gram(p.xb))
 	return p, nil
 }
 

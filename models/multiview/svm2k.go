@@ -8,7 +8,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"lupilab/models/data"
-	"lupilab/models/kernel"
 	"lupilab/models/model"
 	"lupilab/models/spec"
 )
@@ -52,19 +51,8 @@ func init() {
 func fitSVM2K(ctx context.Context, train *data.Dataset, y []float64, v model.Values, opt model.Options) (model.BinaryModel, error) {
 	start := time.Now()
 	v = withDefaults(svm2kParams(), v)
-	xa, xb, err := checkTrain(train, y)
-	if err != nil {
-		return nil, err
-	}
-	ca, err := positive(v, "C_A")
-	if err != nil {
-		return nil, err
-	}
-	cb, err := positive(v, "C_B")
-	if err != nil {
-		return nil, err
-	}
-	dd, err := positive(v, "agreement")
+	var ca, cb, dd float64
+	w, err := readViews(train, y, v, penalty{"C_A", &ca}, penalty{"C_B", &cb}, penalty{"agreement", &dd})
 	if err != nil {
 		return nil, err
 	}
@@ -72,18 +60,7 @@ func fitSVM2K(ctx context.Context, train *data.Dataset, y []float64, v model.Val
 	if err != nil {
 		return nil, err
 	}
-	rule, err := ruleOf(v)
-	if err != nil {
-		return nil, err
-	}
-	ka, err := kernel.FromValues(v, "")
-	if err != nil {
-		return nil, err
-	}
-	kb, err := kernel.FromValues(v, "z")
-	if err != nil {
-		return nil, err
-	}
+	xa, xb, rule, ka, kb := w.xa, w.xb, w.rule, w.ka, w.kb
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
