@@ -135,44 +135,19 @@ func Solve(ctx context.Context, pr *Problem, opt Options) (*Result, error) {
 	}
 	g := gradientOf(pr.H, pr.P, x)
 	res := &Result{}
-	work := 0
-	sweep := 0
-	for ; sweep < maxSweeps; sweep++ {
-		w, err := sweepGroups(pr, groups, diag, x, g)
-		if err != nil {
-			return nil, err
-		}
-		work += w
-		if sweep%50 == 49 {
-			g = gradientOf(pr.H, pr.P, x)
-		}
-		r := residual(x, g, groups)
-		work += n // the residual (and the periodic gradient, amortised)
-		if sweep%50 == 49 {
-			work += n * n
-		}
-		if r > tol && (sweep == 20 || sweep%200 == 199) {
+	sched := schedule{maxSweeps: maxSweeps, tol: tol, firstPolish: 20, polishEvery: 200, refreshWork: n * n}
+	sweep, _, err := sched.run(ctx, opt, n, moves{
+		sweep:    func() (int, error) { return sweepGroups(pr, groups, diag, x, g) },
+		refresh:  func() { g = gradientOf(pr.H, pr.P, x) },
+		residual: func() float64 { return residual(x, g, groups) },
+		polish: func(r float64, tick func()) (float64, int) {
 			var w int
-			x, g, r, w = tryPolish(pr, groups, x, g, r, res, func() {
-				if opt.Progress != nil {
-					opt.Progress(sweep, r)
-				}
-			})
-			work += w
-		}
-		res.Residual = r
-		if r <= tol {
-			break
-		}
-		if work > 200000 {
-			work = 0
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			if opt.Progress != nil {
-				opt.Progress(sweep, r)
-			}
-		}
+			x, g, r, w = tryPolish(pr, groups, x, g, r, res, tick)
+			return r, w
+		},
+	})
+	if err != nil {
+		return nil, err
 	}
 	res.Sweeps = sweep
 	g = gradientOf(pr.H, pr.P, x)

@@ -2,6 +2,7 @@ package ncqp
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand"
 	"testing"
@@ -254,5 +255,54 @@ func TestInputErrors(t *testing.T) {
 	pr.Groups[0], pr.Coef[0] = []int{0, 3 * 3}, []float64{1, 1} // a and l2 are coupled by H: not diagonal inside the group
 	if _, err := Solve(context.Background(), pr, Options{}); err == nil {
 		t.Error("non-diagonal group accepted")
+	}
+}
+
+// Both solvers report progress on long solves and stop, with the
+// context's error, when it is cancelled: the first report cancels it.
+func TestProgressAndCancel(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	pr := mpLike(rng, 60, 40, 0.3)
+	m := 60
+	n := 4 * m
+	h := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			h.SetSym(i, j, pr.H.At(i, j))
+		}
+	}
+	sp := &SoftProblem{H: dense{h}, P: pr.P[:n], Rho: 2}
+	for j := 0; j < m; j++ {
+		sp.Groups = append(sp.Groups, []int{j, 2*m + j}, []int{m + j, 3*m + j})
+		sp.C = append(sp.C, 1+rng.Float64(), 0.5)
+		sp.Xi0 = append(sp.Xi0, rng.Float64(), 0)
+	}
+	for name, solve := range map[string]func(context.Context, Options) error{
+		"Solve": func(ctx context.Context, o Options) error {
+			_, err := Solve(ctx, pr, o)
+			return err
+		},
+		"SolveSoft": func(ctx context.Context, o Options) error {
+			_, err := SolveSoft(ctx, sp, o)
+			return err
+		},
+	} {
+		ctx, cancel := context.WithCancel(context.Background())
+		calls, lastSweep := 0, -1
+		err := solve(ctx, Options{Tol: 1e-300, MaxSweeps: 100000, Progress: func(sweep int, r float64) {
+			if sweep < lastSweep || !(r >= 0) {
+				t.Errorf("%s: progress (%d, %v) after sweep %d", name, sweep, r, lastSweep)
+			}
+			calls++
+			lastSweep = sweep
+			cancel()
+		}})
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: cancelled solve returned %v", name, err)
+		}
+		if calls == 0 {
+			t.Errorf("%s: no progress reported", name)
+		}
 	}
 }

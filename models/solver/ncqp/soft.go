@@ -91,41 +91,21 @@ func SolveSoft(ctx context.Context, pr *SoftProblem, opt Options) (*SoftResult, 
 	sum := groupSums(pr, x) // Σ x over each group
 	g := gradientOf(pr.H, pr.P, x)
 	res := &SoftResult{}
-	work, sweep := 0, 0
-	for ; sweep < maxSweeps; sweep++ {
-		w, err := softSweep(pr, grp, diag, x, g, sum)
-		if err != nil {
-			return nil, err
-		}
-		work += w
-		if sweep%50 == 49 {
-			g = gradientOf(pr.H, pr.P, x)
-		}
-		r := softResidual(pr, grp, x, g, sum)
-		work += n
-		if r > tol && (sweep == 10 || sweep%polishEvery == polishEvery-1) {
+	sched := schedule{maxSweeps: maxSweeps, tol: tol, firstPolish: 10, polishEvery: polishEvery}
+	sweep, r, err := sched.run(ctx, opt, n, moves{
+		sweep:    func() (int, error) { return softSweep(pr, grp, diag, x, g, sum) },
+		refresh:  func() { g = gradientOf(pr.H, pr.P, x) },
+		residual: func() float64 { return softResidual(pr, grp, x, g, sum) },
+		polish: func(r float64, tick func()) (float64, int) {
 			var w int
-			x, g, sum, r, w = softTryPolish(pr, grp, x, g, sum, r, func() {
-				if opt.Progress != nil {
-					opt.Progress(sweep, r)
-				}
-			})
-			work += w
-		}
-		res.Residual = r
-		if r <= tol {
-			break
-		}
-		if work > 200000 {
-			work = 0
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			if opt.Progress != nil {
-				opt.Progress(sweep, r)
-			}
-		}
+			x, g, sum, r, w = softTryPolish(pr, grp, x, g, sum, r, tick)
+			return r, w
+		},
+	})
+	if err != nil {
+		return nil, err
 	}
+	res.Residual = r
 	res.Sweeps = sweep
 	res.Converged = res.Residual <= tol
 	res.X = x
