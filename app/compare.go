@@ -3,7 +3,6 @@ package app
 import (
 	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
@@ -17,13 +16,12 @@ import (
 // number of workers).
 type compareState struct {
 	selected map[string]bool
-	jobs     []*Job
+	batch    jobBatch
 	rows     []compareRow
 	forKey   string // the data key the rows were computed on
 	set      Settings
 	done     int
 	errMsg   string
-	started  time.Time
 	seconds  float64
 }
 
@@ -36,13 +34,9 @@ type compareRow struct {
 	parts int // messages taken: the thumbnail redraws when it changes
 }
 
-func (c *compareState) running() bool { return len(c.jobs) > 0 }
+func (c *compareState) running() bool { return c.batch.running() }
 
-func (c *compareState) stop() {
-	for _, j := range c.jobs {
-		j.Cancel()
-	}
-}
+func (c *compareState) stop() { c.batch.stop() }
 
 // ComparePanel fits several models on one split and shows them side by side.
 type ComparePanel struct {
@@ -103,8 +97,9 @@ func (c *ComparePanel) onRun(ctx app.Context, e app.Event) {
 		c.Update()
 		return
 	}
-	st.errMsg, st.rows, st.jobs, st.done = "", nil, nil, 0
-	st.set, st.forKey, st.started = s.set.Clone(), s.set.DataKey(), time.Now()
+	st.errMsg, st.rows, st.done = "", nil, 0
+	st.set, st.forKey = s.set.Clone(), s.set.DataKey()
+	st.batch.start()
 	for _, id := range ids {
 		set := s.set.Clone()
 		set.Model = id
@@ -112,38 +107,28 @@ func (c *ComparePanel) onRun(ctx app.Context, e app.Event) {
 		st.rows = append(st.rows, compareRow{model: id})
 		req := wire.FitRequest{Data: set.Data(s.csv()), Split: set.Split(), Model: id, Params: set.Values(),
 			AdaptWidths: true, Grid: &wire.GridSpec{Side: 80}}
-		var job *Job
-		job = Submit(ctx, wire.KindFit, req, nil, JobOptions{Priority: PriorityBackground + 1,
+		opt := JobOptions{Priority: PriorityBackground + 1,
 			OnPart: func(ctx app.Context, m wire.Message, w Affinity) {
 				c.take(row, m)
 				c.Update()
-			},
-			OnEnd: func(ctx app.Context, m wire.Message, w Affinity) {
-				st.done++
-				st.rows[row].done = true
-				var p wire.Part
-				_, cancelled, err := decodeEnd(m, &p)
-				switch {
-				case cancelled:
-					st.rows[row].err = "cancelled"
-					st.errMsg = "Comparison cancelled."
-				case err != nil:
-					st.rows[row].err = err.Error()
-				default:
-					c.take(row, m)
-				}
-				for i, j := range st.jobs {
-					if j == job {
-						st.jobs = append(st.jobs[:i], st.jobs[i+1:]...)
-						break
-					}
-				}
-				if len(st.jobs) == 0 {
-					st.seconds = time.Since(st.started).Seconds()
-				}
-				c.Update()
-			}})
-		st.jobs = append(st.jobs, job)
+			}}
+		st.batch.submit(ctx, wire.KindFit, req, &wire.Part{}, opt, func(ctx app.Context, e jobEnd) {
+			st.done++
+			st.rows[row].done = true
+			switch {
+			case e.cancelled:
+				st.rows[row].err = "cancelled"
+				st.errMsg = "Comparison cancelled."
+			case e.err != nil:
+				st.rows[row].err = e.err.Error()
+			default:
+				c.take(row, e.msg)
+			}
+			if e.last {
+				st.seconds = e.seconds
+			}
+			c.Update()
+		})
 	}
 	c.Update()
 }

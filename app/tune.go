@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
@@ -22,10 +21,9 @@ type tuneState struct {
 	steps    int
 	folds    int
 
-	jobs    []*Job
-	grid    *tuneGrid
-	errMsg  string
-	started time.Time
+	batch  jobBatch
+	grid   *tuneGrid
+	errMsg string
 }
 
 type tuneGrid struct {
@@ -41,13 +39,9 @@ type tuneGrid struct {
 	bestI, bestJ int
 }
 
-func (t *tuneState) running() bool { return len(t.jobs) > 0 }
+func (t *tuneState) running() bool { return t.batch.running() }
 
-func (t *tuneState) stop() {
-	for _, j := range t.jobs {
-		j.Cancel()
-	}
-}
+func (t *tuneState) stop() { t.batch.stop() }
 
 // TunePanel runs the grid and shows it as a heat map table.
 type TunePanel struct {
@@ -221,7 +215,8 @@ func (t *TunePanel) onRun(ctx app.Context, e app.Event) {
 			g.mean[i][j], g.sd[i][j] = math.NaN(), math.NaN()
 		}
 	}
-	st.grid, st.errMsg, st.jobs, st.started = g, "", nil, time.Now()
+	st.grid, st.errMsg = g, ""
+	st.batch.start()
 	folds := st.folds
 	for i := range v1 {
 		for j := range v2 {
@@ -229,37 +224,27 @@ func (t *TunePanel) onRun(ctx app.Context, e app.Event) {
 			vals := g.set.Values()
 			vals[g.p1], vals[g.p2] = v1[i], v2[j]
 			req := wire.CVRequest{Data: g.set.Data(s.csv()), Split: g.set.Split(), Model: m.ID, Params: vals, Folds: folds}
-			var job *Job
-			job = Submit(ctx, wire.KindCV, req, nil, JobOptions{Priority: PriorityBackground,
-				OnEnd: func(ctx app.Context, msg wire.Message, w Affinity) {
-					var r wire.CVResult
-					_, cancelled, err := decodeEnd(msg, &r)
-					switch {
-					case cancelled:
-						g.errs[i][j] = "cancelled"
-						st.errMsg = "Grid search cancelled."
-					case err != nil:
-						g.errs[i][j] = err.Error()
-					default:
-						g.mean[i][j], g.sd[i][j], g.metric = r.Mean, r.SD, r.Metric
+			var r wire.CVResult
+			st.batch.submit(ctx, wire.KindCV, req, &r, JobOptions{Priority: PriorityBackground}, func(ctx app.Context, e jobEnd) {
+				switch {
+				case e.cancelled:
+					g.errs[i][j] = "cancelled"
+					st.errMsg = "Grid search cancelled."
+				case e.err != nil:
+					g.errs[i][j] = e.err.Error()
+				default:
+					g.mean[i][j], g.sd[i][j], g.metric = r.Mean, r.SD, r.Metric
+				}
+				g.done++
+				if e.last {
+					g.seconds = e.seconds
+					g.best()
+					if g.bestI < 0 && st.errMsg == "" {
+						st.errMsg = "Every cell of the grid failed: " + g.errs[0][0]
 					}
-					g.done++
-					for k, jj := range st.jobs {
-						if jj == job {
-							st.jobs = append(st.jobs[:k], st.jobs[k+1:]...)
-							break
-						}
-					}
-					if len(st.jobs) == 0 {
-						g.seconds = time.Since(st.started).Seconds()
-						g.best()
-						if g.bestI < 0 && st.errMsg == "" {
-							st.errMsg = "Every cell of the grid failed: " + g.errs[0][0]
-						}
-					}
-					t.Update()
-				}})
-			st.jobs = append(st.jobs, job)
+				}
+				t.Update()
+			})
 		}
 	}
 	t.Update()
