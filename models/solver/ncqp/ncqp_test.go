@@ -173,12 +173,11 @@ func TestConvexAgainstQP(t *testing.T) {
 
 // SolveSoft: optimality checked from outside — the objective, evaluated
 // independently, does not decrease under small feasible moves of any
-// coordinate, and ψ' is the stated slack.
-func TestSoftOptimal(t *testing.T) {
-	rng := rand.New(rand.NewSource(11))
-	base := mpLike(rng, 10, 15, 0)
-	m := 10
-	n := 4 * m // drop the slack blocks: variables (a, b, l1, l2)
+// softLike is a SoftProblem on the first four blocks of an mpLike problem of
+// m rows per block (the slack blocks dropped: variables a, b, l1, l2), with
+// groups (a_j, l1_j) and (b_j, l2_j); it returns the problem and its H.
+func softLike(rng *rand.Rand, base *Problem, m int) (*SoftProblem, *mat.SymDense) {
+	n := 4 * m
 	h := mat.NewSymDense(n, nil)
 	for i := 0; i < n; i++ {
 		for j := 0; j < n; j++ {
@@ -191,6 +190,15 @@ func TestSoftOptimal(t *testing.T) {
 		sp.C = append(sp.C, 1+rng.Float64(), 0.5)
 		sp.Xi0 = append(sp.Xi0, rng.Float64(), 0)
 	}
+	return sp, h
+}
+
+// coordinate, and ψ' is the stated slack.
+func TestSoftOptimal(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	base := mpLike(rng, 10, 15, 0)
+	sp, h := softLike(rng, base, 10)
+	n := h.SymmetricDim()
 	res, err := SolveSoft(context.Background(), sp, Options{Tol: 1e-10})
 	if err != nil {
 		t.Fatal(err)
@@ -263,20 +271,7 @@ func TestInputErrors(t *testing.T) {
 func TestProgressAndCancel(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
 	pr := mpLike(rng, 60, 40, 0.3)
-	m := 60
-	n := 4 * m
-	h := mat.NewSymDense(n, nil)
-	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			h.SetSym(i, j, pr.H.At(i, j))
-		}
-	}
-	sp := &SoftProblem{H: dense{h}, P: pr.P[:n], Rho: 2}
-	for j := 0; j < m; j++ {
-		sp.Groups = append(sp.Groups, []int{j, 2*m + j}, []int{m + j, 3*m + j})
-		sp.C = append(sp.C, 1+rng.Float64(), 0.5)
-		sp.Xi0 = append(sp.Xi0, rng.Float64(), 0)
-	}
+	sp, _ := softLike(rng, pr, 60)
 	for name, solve := range map[string]func(context.Context, Options) error{
 		"Solve": func(ctx context.Context, o Options) error {
 			_, err := Solve(ctx, pr, o)
