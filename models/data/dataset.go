@@ -136,8 +136,8 @@ func (d *Dataset) validateBlocks() error {
 	if d.XNames != nil && len(d.XNames) != dx {
 		return fmt.Errorf("data: %d main column names for %d columns", len(d.XNames), dx)
 	}
-	if err := finite("X", d.X); err != nil {
-		return err
+	if err := CheckFinite("X", d.X); err != nil {
+		return fmt.Errorf("data: %w", err)
 	}
 	if d.Z != nil {
 		nz, dz := d.Z.Dims()
@@ -147,8 +147,8 @@ func (d *Dataset) validateBlocks() error {
 		if d.ZNames != nil && len(d.ZNames) != dz {
 			return fmt.Errorf("data: %d second-block column names for %d columns", len(d.ZNames), dz)
 		}
-		if err := finite("Z", d.Z); err != nil {
-			return err
+		if err := CheckFinite("Z", d.Z); err != nil {
+			return fmt.Errorf("data: %w", err)
 		}
 	}
 	if d.Y != nil {
@@ -202,14 +202,17 @@ func (d *Dataset) RequireClasses() error {
 	return nil
 }
 
-func finite(block string, m *mat.Dense) error {
+// CheckFinite returns an error naming block ("X", "view A", …), the row and
+// the column (1-based) of the first NaN or infinite value of m. Models that
+// take a matrix directly (not through Dataset.Validate) check it with this.
+func CheckFinite(block string, m *mat.Dense) error {
 	r, _ := m.Dims()
 	for i := 0; i < r; i++ {
 		// x − x is 0 for a finite x and NaN for ±Inf and NaN: one
 		// subtraction per entry, on the raw row (Validate runs before every fit).
 		for j, v := range m.RawRowView(i) {
 			if v-v != 0 {
-				return fmt.Errorf("data: %s row %d column %d: %v is not a finite number", block, i+1, j+1, v)
+				return fmt.Errorf("%s row %d column %d: %v is not a finite number", block, i+1, j+1, v)
 			}
 		}
 	}

@@ -98,26 +98,11 @@ func checkBinary(name string, X *mat.Dense, y []float64) error {
 	if len(y) != n {
 		return fmt.Errorf("gp: %d labels for %d rows of %s", len(y), n, name)
 	}
-	var pos, neg int
-	for i, v := range y {
-		switch v {
-		case 1:
-			pos++
-		case -1:
-			neg++
-		default:
-			return fmt.Errorf("gp: label %v at row %d is not ±1", v, i+1)
-		}
+	if err := model.CheckBinaryLabels(y); err != nil {
+		return fmt.Errorf("gp: %w", err)
 	}
-	if pos == 0 || neg == 0 {
-		return errors.New("gp: only one class among the training labels: a classifier needs both")
-	}
-	for i := 0; i < n; i++ {
-		for j, v := range X.RawRowView(i) {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("gp: %s row %d column %d: %v is not a finite number", name, i+1, j+1, v)
-			}
-		}
+	if err := data.CheckFinite(name, X); err != nil {
+		return fmt.Errorf("gp: %w", err)
 	}
 	return nil
 }

@@ -321,19 +321,8 @@ func (g *GPC) varianceMetric() (*varMetric, bool) {
 	K := g.Kernel.gram(g.x)
 	n, _ := g.x.Dims()
 	if signed {
-		at := mat.NewDense(n, n, nil)
-		rhs := mat.NewDense(n, n, nil)
-		for i := 0; i < n; i++ {
-			for j := 0; j < n; j++ {
-				at.Set(i, j, tau[i]*K.At(i, j))
-			}
-			at.Set(i, i, at.At(i, i)+1)
-			rhs.Set(i, i, tau[i])
-		}
-		var lu mat.LU
-		lu.Factorize(at)
-		mFull = mat.NewDense(n, n, nil)
-		if err := lu.SolveTo(mFull, false, rhs); err != nil {
+		var err error
+		if mFull, _, err = ep.SignedSiteMatrix(K, tau); err != nil {
 			return nil, false
 		}
 		mNorm = mat.Norm(mFull, 2) // Frobenius

@@ -11,8 +11,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"sort"
-	"strings"
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
@@ -351,16 +349,7 @@ func CheckBudget(meta *spec.Spec, sh spec.Shape, v Values, budget float64) error
 func Lookup(id string) (*Spec, error) {
 	regMu.RLock()
 	defer regMu.RUnlock()
-	s, ok := registry[id]
-	if !ok {
-		ids := make([]string, 0, len(registry))
-		for k := range registry {
-			ids = append(ids, k)
-		}
-		sort.Strings(ids)
-		return nil, fmt.Errorf("unknown model %q (known: %s)", id, strings.Join(ids, ", "))
-	}
-	return s, nil
+	return spec.Find(registry, id)
 }
 
 // All returns every registered spec, ordered by family then id.

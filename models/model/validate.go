@@ -142,6 +142,29 @@ func CheckFinite(what string, xs ...float64) error {
 	return nil
 }
 
+// CheckBinaryLabels checks the labels of a binary training problem (what
+// WrapBinary passes a BinaryFitFunc): each is +1 or −1 and both occur. A
+// declared class with no training rows leaves a one-vs-rest or one-vs-one
+// task with one class, so models check even behind the wrapper. The error
+// names the first bad label by its 1-based row.
+func CheckBinaryLabels(y []float64) error {
+	pos, neg := 0, 0
+	for i, v := range y {
+		switch v {
+		case 1:
+			pos++
+		case -1:
+			neg++
+		default:
+			return fmt.Errorf("label %v at row %d is not ±1", v, i+1)
+		}
+	}
+	if pos == 0 || neg == 0 {
+		return errors.New("only one class is present: a classifier needs both")
+	}
+	return nil
+}
+
 // CheckFiniteSlice is CheckFinite for a slice.
 func CheckFiniteSlice(what string, xs []float64) error { return CheckFinite(what, xs...) }
 

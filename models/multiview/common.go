@@ -106,19 +106,8 @@ func checkTrain(train *data.Dataset, y []float64) (xa, xb *mat.Dense, err error)
 	if err := finite("view B", train.Z); err != nil {
 		return nil, nil, err
 	}
-	pos, neg := 0, 0
-	for i, t := range y {
-		switch t {
-		case 1:
-			pos++
-		case -1:
-			neg++
-		default:
-			return nil, nil, fmt.Errorf("multiview: label %v of row %d is not ±1", t, i+1)
-		}
-	}
-	if pos == 0 || neg == 0 {
-		return nil, nil, errors.New("multiview: only one class is present: a classifier needs both")
+	if err := model.CheckBinaryLabels(y); err != nil {
+		return nil, nil, fmt.Errorf("multiview: %w", err)
 	}
 	return train.X, train.Z, nil
 }
@@ -194,14 +183,10 @@ func checkTest(ds *data.Dataset, da, db int, rule string) (viewB bool, err error
 	return true, finite("view B", ds.Z)
 }
 
+// finite is data.CheckFinite with this package's prefix.
 func finite(block string, m *mat.Dense) error {
-	r, c := m.Dims()
-	for i := 0; i < r; i++ {
-		for j, v := range m.RawRowView(i)[:c] {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("multiview: %s row %d column %d: %v is not a finite number", block, i+1, j+1, v)
-			}
-		}
+	if err := data.CheckFinite(block, m); err != nil {
+		return fmt.Errorf("multiview: %w", err)
 	}
 	return nil
 }

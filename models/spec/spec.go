@@ -173,6 +173,13 @@ func register(s *Spec) {
 func Lookup(id string) (*Spec, error) {
 	mu.RLock()
 	defer mu.RUnlock()
+	return Find(registry, id)
+}
+
+// Find returns the entry of a registry keyed by model id (this catalogue's,
+// or package model's of implementations), or an error naming the unknown id
+// and listing the known ones in order.
+func Find[T any](registry map[string]T, id string) (T, error) {
 	s, ok := registry[id]
 	if !ok {
 		ids := make([]string, 0, len(registry))
@@ -180,7 +187,7 @@ func Lookup(id string) (*Spec, error) {
 			ids = append(ids, k)
 		}
 		sort.Strings(ids)
-		return nil, fmt.Errorf("unknown model %q (known: %s)", id, strings.Join(ids, ", "))
+		return s, fmt.Errorf("unknown model %q (known: %s)", id, strings.Join(ids, ", "))
 	}
 	return s, nil
 }

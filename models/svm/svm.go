@@ -126,26 +126,11 @@ func checkData(X *mat.Dense, y []float64) error {
 	if len(y) != n {
 		return fmt.Errorf("svm: %d labels for %d rows", len(y), n)
 	}
-	var pos, neg int
-	for i, v := range y {
-		switch v {
-		case 1:
-			pos++
-		case -1:
-			neg++
-		default:
-			return fmt.Errorf("svm: label %d is %v; binary labels must be ±1", i+1, v)
-		}
+	if err := model.CheckBinaryLabels(y); err != nil {
+		return fmt.Errorf("svm: %w", err)
 	}
-	if pos == 0 || neg == 0 {
-		return errors.New("svm: only one class in the training data; an SVM needs both classes")
-	}
-	for i := 0; i < n; i++ {
-		for j, v := range X.RawRowView(i) {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("svm: row %d column %d: %v is not a finite number", i+1, j+1, v)
-			}
-		}
+	if err := data.CheckFinite("X", X); err != nil {
+		return fmt.Errorf("svm: %w", err)
 	}
 	return nil
 }

@@ -580,22 +580,11 @@ func commonParams(train *data.Dataset, y []float64, v model.Values, name string)
 	if n < 2 || len(y) != n {
 		return 0, 0, kx, kz, fmt.Errorf("%s: need at least 2 samples with one label each (got %d rows, %d labels)", name, n, len(y))
 	}
-	np, nn := 0, 0
-	for _, t := range y {
-		switch t {
-		case 1:
-			np++
-		case -1:
-			nn++
-		default:
-			return 0, 0, kx, kz, fmt.Errorf("%s: label %v is not ±1", name, t)
-		}
-	}
 	// The binary wrapper checks that two classes are present in the data,
 	// but a declared class with no training samples leaves its one-vs-rest
 	// and one-vs-one tasks with one class (TestAbsentClass).
-	if np == 0 || nn == 0 {
-		return 0, 0, kx, kz, fmt.Errorf("%s: only one class is present: a classifier needs two", name)
+	if err := model.CheckBinaryLabels(y); err != nil {
+		return 0, 0, kx, kz, fmt.Errorf("%s: %w", name, err)
 	}
 	C, lambda = v.Float("C"), v.Float("lambda")
 	if err := checkCL(C, lambda); err != nil {

@@ -600,7 +600,23 @@ func NewPosteriorSigned(K *mat.SymDense, tau, alpha []float64) (*Posterior, erro
 	if !neg {
 		return NewPosterior(K, sW, alpha)
 	}
-	// Aᵀ = I + S̃K, so M = A⁻ᵀS̃ solves Aᵀ M = S̃.
+	m, det, err := SignedSiteMatrix(K, tau)
+	if det <= 0 {
+		return nil, fmt.Errorf("%w: the posterior covariance is not positive definite", ErrNumerical)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNumerical, err)
+	}
+	return &Posterior{sW: sW, alpha: append([]float64(nil), alpha...), m: m}, nil
+}
+
+// SignedSiteMatrix returns M = (K + S̃⁻¹)⁻¹ = (I + S̃K)⁻¹S̃ for site
+// precisions τ̃ of any sign (the predictive variance is k** − k*ᵀMk*), and
+// det(I + S̃K), which is positive exactly when the posterior covariance is
+// positive definite. With Aᵀ = I + S̃K, M = A⁻ᵀS̃ solves AᵀM = S̃ by one LU
+// factorisation (O(n³)); the error is the solve's (a singular Aᵀ).
+func SignedSiteMatrix(K mat.Matrix, tau []float64) (m *mat.Dense, det float64, err error) {
+	n := len(tau)
 	at := mat.NewDense(n, n, nil)
 	rhs := mat.NewDense(n, n, nil)
 	for i := 0; i < n; i++ {
@@ -612,14 +628,11 @@ func NewPosteriorSigned(K *mat.SymDense, tau, alpha []float64) (*Posterior, erro
 	}
 	var lu mat.LU
 	lu.Factorize(at)
-	if lu.Det() <= 0 {
-		return nil, fmt.Errorf("%w: the posterior covariance is not positive definite", ErrNumerical)
+	m = mat.NewDense(n, n, nil)
+	if err := lu.SolveTo(m, false, rhs); err != nil {
+		return nil, lu.Det(), err
 	}
-	p := &Posterior{sW: sW, alpha: append([]float64(nil), alpha...), m: mat.NewDense(n, n, nil)}
-	if err := lu.SolveTo(p.m, false, rhs); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNumerical, err)
-	}
-	return p, nil
+	return m, lu.Det(), nil
 }
 
 // NewPosterior factorises B = I + S̃^½KS̃^½ for predictive variances.

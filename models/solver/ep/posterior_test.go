@@ -82,3 +82,54 @@ func TestPosteriorSigned(t *testing.T) {
 		t.Error("no error for a NaN site precision / wrong size")
 	}
 }
+
+// SignedSiteMatrix against the definition: M = (K + S̃⁻¹)⁻¹ by a dense
+// inverse, and det(I + S̃K) by gonum's determinant; with a negative τ̃ the
+// determinant changes sign when the posterior is not positive definite.
+func TestSignedSiteMatrix(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	const n = 12
+	K := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			d := float64(i-j) / 3
+			K.SetSym(i, j, math.Exp(-0.5*d*d))
+		}
+	}
+	for _, tau0 := range []float64{-0.05, -5} {
+		tau := make([]float64, n)
+		for i := range tau {
+			tau[i] = 0.2 + rng.Float64()
+		}
+		tau[3] = tau0
+		m, det, err := SignedSiteMatrix(K, tau)
+		if err != nil {
+			t.Fatal(err)
+		}
+		A := mat.NewDense(n, n, nil)
+		A.Copy(K)
+		for i := 0; i < n; i++ {
+			A.Set(i, i, A.At(i, i)+1/tau[i])
+		}
+		var want mat.Dense
+		if err := want.Inverse(A); err != nil {
+			t.Fatal(err)
+		}
+		if !mat.EqualApprox(m, &want, 1e-9) {
+			t.Errorf("τ̃₃ = %v: M differs from (K + S̃⁻¹)⁻¹", tau0)
+		}
+		B := mat.NewDense(n, n, nil)
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				B.Set(i, j, tau[i]*K.At(i, j))
+			}
+			B.Set(i, i, B.At(i, i)+1)
+		}
+		if d := mat.Det(B); math.Abs(det-d) > 1e-9*math.Abs(d) {
+			t.Errorf("τ̃₃ = %v: det %v, want %v", tau0, det, d)
+		}
+		if (det > 0) != (tau0 == -0.05) {
+			t.Errorf("τ̃₃ = %v: det %v has the wrong sign for this posterior", tau0, det)
+		}
+	}
+}
