@@ -103,6 +103,7 @@ func (p *Papers) run(ctx app.Context, e wire.ExpInfo) {
 	delete(p.errs, e.Name)
 	p.running, p.started, p.prog = e.Name, time.Now(), wire.Progress{Fraction: 0, Stage: "planning"}
 	r := &expRun{name: e.Name}
+	r.jobs.start()
 	p.exp = r
 	p.plan(ctx, r)
 	p.Update()
@@ -111,18 +112,14 @@ func (p *Papers) run(ctx app.Context, e wire.ExpInfo) {
 // expRun is one fanned-out experiment run.
 type expRun struct {
 	name    string
-	jobs    []*Job
+	jobs    jobBatch
 	done    []json.RawMessage
 	pending int
 	later   int
 	failed  bool
 }
 
-func (r *expRun) cancel() {
-	for _, j := range r.jobs {
-		j.Cancel()
-	}
-}
+func (r *expRun) cancel() { r.jobs.stop() }
 
 func (p *Papers) request(r *expRun) wire.ExpPlanRequest {
 	return wire.ExpPlanRequest{Name: r.name, Quick: true, Seed: 1, Done: r.done}
@@ -140,75 +137,62 @@ func (p *Papers) fail(r *expRun, msg string) {
 	p.Update()
 }
 
-// endErr turns a job's end message into the run's failure; it reports
-// whether the job succeeded, decoding its body into v.
-func (p *Papers) endErr(r *expRun, m wire.Message, v any) bool {
-	_, cancelled, err := decodeEnd(m, v)
-	switch {
-	case cancelled:
-		p.fail(r, "Cancelled.")
-	case err != nil:
-		p.fail(r, err.Error())
-	default:
-		return true
-	}
-	return false
+// submit starts one job of run r; when it succeeds while r is still the
+// run on screen, its result is decoded into out and ok runs. A failed or
+// cancelled job ends the run.
+func (p *Papers) submit(ctx app.Context, r *expRun, kind string, req, out any, ok func(ctx app.Context)) {
+	r.jobs.submit(ctx, kind, req, out, JobOptions{Priority: PriorityBackground}, func(ctx app.Context, e jobEnd) {
+		switch {
+		case !p.live(r):
+		case e.cancelled:
+			p.fail(r, "Cancelled.")
+		case e.err != nil:
+			p.fail(r, e.err.Error())
+		default:
+			ok(ctx)
+		}
+	})
 }
 
 func (p *Papers) plan(ctx app.Context, r *expRun) {
-	r.jobs = append(r.jobs, Submit(ctx, wire.KindExpPlan, p.request(r), nil, JobOptions{
-		Priority: PriorityBackground,
-		OnEnd: func(ctx app.Context, m wire.Message, w Affinity) {
-			var st wire.ExpStage
-			if !p.live(r) || !p.endErr(r, m, &st) {
-				return
-			}
-			if len(st.Tasks) == 0 {
-				p.reduce(ctx, r)
-				return
-			}
-			r.pending, r.later = len(st.Tasks), st.Later
-			p.progressTo(r, "running")
-			for _, t := range st.Tasks {
-				p.task(ctx, r, t)
-			}
-		}}))
+	var st wire.ExpStage
+	p.submit(ctx, r, wire.KindExpPlan, p.request(r), &st, func(ctx app.Context) {
+		if len(st.Tasks) == 0 {
+			p.reduce(ctx, r)
+			return
+		}
+		r.pending, r.later = len(st.Tasks), st.Later
+		p.progressTo(r, "running")
+		for _, t := range st.Tasks {
+			p.task(ctx, r, t)
+		}
+	})
 }
 
 func (p *Papers) task(ctx app.Context, r *expRun, t json.RawMessage) {
 	req := wire.ExpTaskRequest{Name: r.name, Quick: true, Seed: 1, Task: t}
-	r.jobs = append(r.jobs, Submit(ctx, wire.KindExpTask, req, nil, JobOptions{
-		Priority: PriorityBackground,
-		OnEnd: func(ctx app.Context, m wire.Message, w Affinity) {
-			var out json.RawMessage
-			if !p.live(r) || !p.endErr(r, m, &out) {
-				return
-			}
-			r.done = append(r.done, out)
-			r.pending--
-			if r.pending > 0 {
-				p.progressTo(r, "running")
-				return
-			}
-			p.progressTo(r, "planning")
-			p.plan(ctx, r)
-		}}))
+	var out json.RawMessage
+	p.submit(ctx, r, wire.KindExpTask, req, &out, func(ctx app.Context) {
+		r.done = append(r.done, out)
+		r.pending--
+		if r.pending > 0 {
+			p.progressTo(r, "running")
+			return
+		}
+		p.progressTo(r, "planning")
+		p.plan(ctx, r)
+	})
 }
 
 func (p *Papers) reduce(ctx app.Context, r *expRun) {
 	p.progressTo(r, "making the tables")
-	r.jobs = append(r.jobs, Submit(ctx, wire.KindExpReduce, p.request(r), nil, JobOptions{
-		Priority: PriorityBackground,
-		OnEnd: func(ctx app.Context, m wire.Message, w Affinity) {
-			var res wire.ExpResult
-			if !p.live(r) || !p.endErr(r, m, &res) {
-				return
-			}
-			res.Seconds = time.Since(p.started).Seconds()
-			p.results[r.name] = &res
-			p.exp = nil
-			p.Update()
-		}}))
+	res := &wire.ExpResult{}
+	p.submit(ctx, r, wire.KindExpReduce, p.request(r), res, func(ctx app.Context) {
+		res.Seconds = time.Since(p.started).Seconds()
+		p.results[r.name] = res
+		p.exp = nil
+		p.Update()
+	})
 }
 
 // progressTo shows the share of the tasks known so far that are finished.

@@ -178,19 +178,27 @@ func contourStyle(k viz.Kind, lv viz.Level) string {
 	return "level"
 }
 
-// fromModel maps the model's coordinates back to the plot's (the inverse of
-// toModel).
-func fromModel(o *run.Outcome, view string) func(x, y float64) (float64, float64) {
-	id := func(x, y float64) (float64, float64) { return x, y }
+// planeScale returns the per-axis shift and scale that standardised the
+// plotted view's first two features (view "B": the second block), or ok =
+// false when the model sees the plot's coordinates as they are (projected
+// data, no scaling, fewer than two features).
+func planeScale(o *run.Outcome, view string) (shift, scale []float64, ok bool) {
 	if o.Projected || o.Scaler == nil {
-		return id
+		return nil, nil, false
 	}
-	shift, scale := o.Scaler.XShift, o.Scaler.XScale
+	shift, scale = o.Scaler.XShift, o.Scaler.XScale
 	if view == "B" {
 		shift, scale = o.Scaler.ZShift, o.Scaler.ZScale
 	}
-	if len(shift) < 2 {
-		return id
+	return shift, scale, len(shift) >= 2
+}
+
+// fromModel maps the model's coordinates back to the plot's (the inverse of
+// toModel).
+func fromModel(o *run.Outcome, view string) func(x, y float64) (float64, float64) {
+	shift, scale, ok := planeScale(o, view)
+	if !ok {
+		return func(x, y float64) (float64, float64) { return x, y }
 	}
 	return func(x, y float64) (float64, float64) { return shift[0] + scale[0]*x, shift[1] + scale[1]*y }
 }
@@ -199,14 +207,8 @@ func fromModel(o *run.Outcome, view string) func(x, y float64) (float64, float64
 // model's (the scaled features): standardisation is affine per axis, so a
 // regular grid over one is a regular grid over the other.
 func toModel(o *run.Outcome, view string, f [4]float64) [4]float64 {
-	if o.Projected || o.Scaler == nil {
-		return f
-	}
-	shift, scale := o.Scaler.XShift, o.Scaler.XScale
-	if view == "B" {
-		shift, scale = o.Scaler.ZShift, o.Scaler.ZScale
-	}
-	if len(shift) < 2 {
+	shift, scale, ok := planeScale(o, view)
+	if !ok {
 		return f
 	}
 	return [4]float64{(f[0] - shift[0]) / scale[0], (f[1] - shift[0]) / scale[0], (f[2] - shift[1]) / scale[1], (f[3] - shift[1]) / scale[1]}
