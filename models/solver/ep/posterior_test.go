@@ -47,16 +47,7 @@ func TestPosteriorSigned(t *testing.T) {
 				tau[i] = -0.05 - 0.1*rng.Float64()
 			}
 		}
-		// reference: M = (K + S̃⁻¹)⁻¹ by a dense inverse (no τ̃ = 0 here)
-		A := mat.NewDense(n, n, nil)
-		A.Copy(K)
-		for i := 0; i < n; i++ {
-			A.Set(i, i, A.At(i, i)+1/tau[i])
-		}
-		var M mat.Dense
-		if err := M.Inverse(A); err != nil {
-			t.Fatal(err)
-		}
+		M := signedReference(t, K, tau)
 		p, err := NewPosteriorSigned(K, tau, alpha)
 		if err != nil {
 			t.Fatal(err)
@@ -68,7 +59,7 @@ func TestPosteriorSigned(t *testing.T) {
 		for j := 0; j < m; j++ {
 			ks := Ks.ColView(j)
 			var mv mat.VecDense
-			mv.MulVec(&M, ks)
+			mv.MulVec(M, ks)
 			want := kss[j] - mat.Dot(ks, &mv)
 			if math.Abs(vr[j]-want) > 1e-9 {
 				t.Fatalf("negative=%v point %d: variance %.12g, reference %.12g", negative, j, vr[j], want)
@@ -81,6 +72,22 @@ func TestPosteriorSigned(t *testing.T) {
 	if _, err := NewPosteriorSigned(K, []float64{math.NaN()}, []float64{0}); err == nil {
 		t.Error("no error for a NaN site precision / wrong size")
 	}
+}
+
+// signedReference is M = (K + S̃⁻¹)⁻¹ by a dense inverse (no τ̃ may be 0).
+func signedReference(t *testing.T, K *mat.SymDense, tau []float64) *mat.Dense {
+	t.Helper()
+	n := len(tau)
+	A := mat.NewDense(n, n, nil)
+	A.Copy(K)
+	for i := 0; i < n; i++ {
+		A.Set(i, i, A.At(i, i)+1/tau[i])
+	}
+	var M mat.Dense
+	if err := M.Inverse(A); err != nil {
+		t.Fatal(err)
+	}
+	return &M
 }
 
 // SignedSiteMatrix against the definition: M = (K + S̃⁻¹)⁻¹ by a dense
@@ -106,16 +113,7 @@ func TestSignedSiteMatrix(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		A := mat.NewDense(n, n, nil)
-		A.Copy(K)
-		for i := 0; i < n; i++ {
-			A.Set(i, i, A.At(i, i)+1/tau[i])
-		}
-		var want mat.Dense
-		if err := want.Inverse(A); err != nil {
-			t.Fatal(err)
-		}
-		if !mat.EqualApprox(m, &want, 1e-9) {
+		if !mat.EqualApprox(m, signedReference(t, K, tau), 1e-9) {
 			t.Errorf("τ̃₃ = %v: M differs from (K + S̃⁻¹)⁻¹", tau0)
 		}
 		B := mat.NewDense(n, n, nil)
