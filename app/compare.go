@@ -16,7 +16,7 @@ import (
 // number of workers).
 type compareState struct {
 	selected map[string]bool
-	batch    jobBatch
+	jobBatch // the fits (running, stop)
 	rows     []compareRow
 	forKey   string // the data key the rows were computed on
 	set      Settings
@@ -33,10 +33,6 @@ type compareRow struct {
 	done  bool
 	parts int // messages taken: the thumbnail redraws when it changes
 }
-
-func (c *compareState) running() bool { return c.batch.running() }
-
-func (c *compareState) stop() { c.batch.stop() }
 
 // ComparePanel fits several models on one split and shows them side by side.
 type ComparePanel struct {
@@ -99,7 +95,7 @@ func (c *ComparePanel) onRun(ctx app.Context, e app.Event) {
 	}
 	st.errMsg, st.rows, st.done = "", nil, 0
 	st.set, st.forKey = s.set.Clone(), s.set.DataKey()
-	st.batch.start()
+	st.start()
 	for _, id := range ids {
 		set := s.set.Clone()
 		set.Model = id
@@ -112,7 +108,7 @@ func (c *ComparePanel) onRun(ctx app.Context, e app.Event) {
 				c.take(row, m)
 				c.Update()
 			}}
-		st.batch.submit(ctx, wire.KindFit, req, &wire.Part{}, opt, func(ctx app.Context, e jobEnd) {
+		st.submit(ctx, wire.KindFit, req, &wire.Part{}, opt, func(ctx app.Context, e jobEnd) {
 			st.done++
 			st.rows[row].done = true
 			switch {

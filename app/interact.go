@@ -84,24 +84,30 @@ func (s *session) addEdit(ctx app.Context, e wire.Edit, live bool) {
 	s.live = false
 }
 
+// undo moves the last edit to the redo stack.
 func (s *session) undo(ctx app.Context) {
-	n := len(s.set.Edits)
-	if n == 0 {
-		return
+	if moveLast(&s.set.Edits, &s.in.redo) {
+		s.changed(ctx)
 	}
-	s.in.redo = append(s.in.redo, s.set.Edits[n-1])
-	s.set.Edits = s.set.Edits[:n-1]
-	s.changed(ctx)
 }
 
+// redoEdit moves the last undone edit back to the edits.
 func (s *session) redoEdit(ctx app.Context) {
-	n := len(s.in.redo)
-	if n == 0 {
-		return
+	if moveLast(&s.in.redo, &s.set.Edits) {
+		s.changed(ctx)
 	}
-	s.set.Edits = append(s.set.Edits, s.in.redo[n-1])
-	s.in.redo = s.in.redo[:n-1]
-	s.changed(ctx)
+}
+
+// moveLast moves the last edit of from to the end of to; false when from is
+// empty.
+func moveLast(from, to *[]wire.Edit) bool {
+	n := len(*from)
+	if n == 0 {
+		return false
+	}
+	*to = append(*to, (*from)[n-1])
+	*from = (*from)[:n-1]
+	return true
 }
 
 // setZoom sets a view's window and asks for the map over it.

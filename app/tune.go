@@ -21,9 +21,9 @@ type tuneState struct {
 	steps    int
 	folds    int
 
-	batch  jobBatch
-	grid   *tuneGrid
-	errMsg string
+	jobBatch // the cells (running, stop)
+	grid     *tuneGrid
+	errMsg   string
 }
 
 type tuneGrid struct {
@@ -38,10 +38,6 @@ type tuneGrid struct {
 	seconds      float64
 	bestI, bestJ int
 }
-
-func (t *tuneState) running() bool { return t.batch.running() }
-
-func (t *tuneState) stop() { t.batch.stop() }
 
 // TunePanel runs the grid and shows it as a heat map table.
 type TunePanel struct {
@@ -216,7 +212,7 @@ func (t *TunePanel) onRun(ctx app.Context, e app.Event) {
 		}
 	}
 	st.grid, st.errMsg = g, ""
-	st.batch.start()
+	st.start()
 	folds := st.folds
 	for i := range v1 {
 		for j := range v2 {
@@ -225,7 +221,7 @@ func (t *TunePanel) onRun(ctx app.Context, e app.Event) {
 			vals[g.p1], vals[g.p2] = v1[i], v2[j]
 			req := wire.CVRequest{Data: g.set.Data(s.csv()), Split: g.set.Split(), Model: m.ID, Params: vals, Folds: folds}
 			var r wire.CVResult
-			st.batch.submit(ctx, wire.KindCV, req, &r, JobOptions{Priority: PriorityBackground}, func(ctx app.Context, e jobEnd) {
+			st.submit(ctx, wire.KindCV, req, &r, JobOptions{Priority: PriorityBackground}, func(ctx app.Context, e jobEnd) {
 				switch {
 				case e.cancelled:
 					g.errs[i][j] = "cancelled"

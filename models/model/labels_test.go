@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -39,5 +40,13 @@ func TestCheckBinaryLabels(t *testing.T) {
 	x := mat.NewDense(2, 3, []float64{0, 1, 2, 3, math.NaN(), 5})
 	if err := data.CheckFinite("view B", x); err == nil || err.Error() != "view B row 2 column 2: NaN is not a finite number" {
 		t.Errorf("CheckFinite: %v", err)
+	}
+}
+
+// SplitClasses keeps row order within each class.
+func TestSplitClasses(t *testing.T) {
+	pos, neg := SplitClasses([]float64{-1, 1, 1, -1, -1, 1})
+	if fmt.Sprint(pos) != "[1 2 5]" || fmt.Sprint(neg) != "[0 3 4]" {
+		t.Errorf("SplitClasses = %v, %v", pos, neg)
 	}
 }

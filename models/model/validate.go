@@ -165,6 +165,20 @@ func CheckBinaryLabels(y []float64) error {
 	return nil
 }
 
+// SplitClasses returns the row indices of the positive (y > 0) and the
+// other (−1) samples of binary labels, each in row order: the two classes
+// that twin SVMs fit a plane each to and that stratified folds draw from.
+func SplitClasses(y []float64) (pos, neg []int) {
+	for i, v := range y {
+		if v > 0 {
+			pos = append(pos, i)
+		} else {
+			neg = append(neg, i)
+		}
+	}
+	return pos, neg
+}
+
 // CheckFiniteSlice is CheckFinite for a slice.
 func CheckFiniteSlice(what string, xs []float64) error { return CheckFinite(what, xs...) }
 

@@ -227,14 +227,7 @@ func fitMvTSVM(ctx context.Context, train *data.Dataset, y []float64, v model.Va
 		return nil, err
 	}
 	xa, xb, rule, ka, kb := w.xa, w.xb, w.rule, w.ka, w.kb
-	var pos, neg []int
-	for i, t := range y {
-		if t > 0 {
-			pos = append(pos, i)
-		} else {
-			neg = append(neg, i)
-		}
-	}
+	pos, neg := model.SplitClasses(y)
 	KA, KB := ka.Gram(xa), kb.Gram(xb)
 	opt.Report(model.Progress{Fraction: -1, Stage: "MvTSVM: kernel matrices"})
 	E := [2]*mat.Dense{augRows(KA, pos), augRows(KB, pos)}

@@ -20,14 +20,7 @@ func FitPlatt(ctx context.Context, m *Model, X *mat.Dense, y []float64, p Params
 	const k = 5
 	rng := rand.New(rand.NewPCG(uint64(opt.Seed), 0x5eed_91a77))
 	fold := make([]int, n)
-	var pos, neg []int
-	for i, v := range y {
-		if v > 0 {
-			pos = append(pos, i)
-		} else {
-			neg = append(neg, i)
-		}
-	}
+	pos, neg := model.SplitClasses(y)
 	next := 0
 	for _, g := range [][]int{pos, neg} {
 		rng.Shuffle(len(g), func(a, b int) { g[a], g[b] = g[b], g[a] })

@@ -192,7 +192,7 @@ func TestDual31Unbounded(t *testing.T) {
 	cfg := mpCfg(t, "c", "1", "kernel", "linear", "k", "10")
 	augA, _ := newFeatures(cfg.Kernel, ds.X).augment(ds.X)
 	augB, _ := newFeatures(cfg.Kernel, ds.Z).augment(ds.Z)
-	pos, neg := splitClasses(y)
+	pos, neg := model.SplitClasses(y)
 	ones := func(n int) []float64 {
 		o := make([]float64, n)
 		for i := range o {

@@ -816,7 +816,7 @@ func prepareMP(ctx context.Context, train *data.Dataset, y []float64, cfg mpConf
 		return nil, fmt.Errorf("mpwtsvm: %d labels for %d rows", len(y), n)
 	}
 	su := &mpSetup{n: n, y: y, task: taskName(train, y)}
-	su.pos, su.neg = splitClasses(y)
+	su.pos, su.neg = model.SplitClasses(y)
 	if err := checkClasses(train, su.pos, su.neg, cfg.K, 2); err != nil {
 		return nil, fmt.Errorf("mpwtsvm: %w", err)
 	}

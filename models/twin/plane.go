@@ -274,18 +274,6 @@ func rowsOf(a *mat.Dense, idx []int, sign float64) *mat.Dense {
 	return out
 }
 
-// splitClasses returns the row indices of the +1 and −1 samples.
-func splitClasses(y []float64) (pos, neg []int) {
-	for i, v := range y {
-		if v > 0 {
-			pos = append(pos, i)
-		} else {
-			neg = append(neg, i)
-		}
-	}
-	return pos, neg
-}
-
 // checkView rejects a view whose every column is constant (no information:
 // the graphs and planes are undefined) and returns a warning naming the
 // constant columns otherwise; these are harmless (the ridge handles the

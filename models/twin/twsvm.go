@@ -177,7 +177,7 @@ func fitTwin(ctx context.Context, train *data.Dataset, y []float64, v model.Valu
 	if tc.warning != "" {
 		rep.Warnings = append(rep.Warnings, tc.warning)
 	}
-	pos, neg := splitClasses(y)
+	pos, neg := model.SplitClasses(y)
 	dPos, dNeg := ones(len(pos)), ones(len(neg))
 	fNeg, fPos := ones(len(neg)), ones(len(pos))
 	if weighted {
@@ -255,7 +255,7 @@ func twinConfigOf(train *data.Dataset, y []float64, v model.Values, weighted boo
 			return tc, fmt.Errorf("%s: k must be ≥ 1, got %d", id, tc.k)
 		}
 	}
-	pos, neg := splitClasses(y)
+	pos, neg := model.SplitClasses(y)
 	if err := checkClasses(train, pos, neg, tc.k, minSize); err != nil {
 		return tc, fmt.Errorf("%s: %w", id, err)
 	}
