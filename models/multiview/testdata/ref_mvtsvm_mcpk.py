@@ -79,15 +79,11 @@ from cvxopt import matrix, solvers
 from scipy.optimize import minimize
 
 import ref_pwlqp as pwl
+from ref_twoview import problem, rbf
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 STARTS = 30      # multi-start runs on the MCPK primal (D > 0)
 QP_STARTS = 10   # on its 6l "dual", whose minimum is not the primal's (shown, not used by the tests)
-
-
-def rbf(A, B, gamma):
-    d2 = ((A[:, None, :] - B[None, :, :]) ** 2).sum(-1)
-    return np.exp(-gamma * d2)
 
 
 def qp(P, q, G, h):
@@ -103,19 +99,6 @@ def qp(P, q, G, h):
         and s["primal infeasibility"] < 1e-9 and s["dual infeasibility"] < 1e-8)
     assert ok, (s["status"], s["relative gap"], s["primal infeasibility"], s["dual infeasibility"])
     return np.array(s["x"]).ravel(), s["primal objective"]
-
-
-def problem(seed, n, m):
-    """Two views of one 2-D concept: view A 2-D, view B 3-D, each noisy."""
-    rng = np.random.default_rng(seed)
-    y = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
-    t = rng.normal(size=(n, 2)) + 0.9 * y[:, None] * np.array([1.0, 0.4])
-    XA = t + 0.4 * rng.normal(size=(n, 2))
-    XB = np.column_stack([t[:, 0] + t[:, 1], t[:, 0] - t[:, 1], rng.normal(size=n)]) + 0.5 * rng.normal(size=(n, 3))
-    tt = rng.normal(size=(m, 2)) * 1.3
-    TA = tt + 0.4 * rng.normal(size=(m, 2))
-    TB = np.column_stack([tt[:, 0] + tt[:, 1], tt[:, 0] - tt[:, 1], rng.normal(size=m)]) + 0.5 * rng.normal(size=(m, 3))
-    return XA, XB, y, TA, TB
 
 
 # ---------------------------------------------------------------- MvTSVM

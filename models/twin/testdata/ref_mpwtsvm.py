@@ -67,13 +67,9 @@ from scipy.optimize import minimize
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "multiview", "testdata"))
 import ref_pwlqp as pwl  # noqa: E402
+from ref_twoview import problem, rbf  # noqa: E402
 
 STARTS = 40
-
-
-def rbf(A, B, gamma):
-    d2 = ((A[:, None, :] - B[None, :, :]) ** 2).sum(-1)
-    return np.exp(-gamma * d2)
 
 
 def knn_idx(Q, R, k, exclude_self):
@@ -99,18 +95,6 @@ def between(own, other, k):
     f = np.zeros(len(other))
     f[np.unique(knn_idx(own, other, k, False))] = 1
     return f
-
-
-def problem(seed, n, m):
-    rng = np.random.default_rng(seed)
-    y = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
-    t = rng.normal(size=(n, 2)) + 0.9 * y[:, None] * np.array([1.0, 0.4])
-    XA = t + 0.4 * rng.normal(size=(n, 2))
-    XB = np.column_stack([t[:, 0] + t[:, 1], t[:, 0] - t[:, 1], rng.normal(size=n)]) + 0.5 * rng.normal(size=(n, 3))
-    tt = rng.normal(size=(m, 2)) * 1.3
-    TA = tt + 0.4 * rng.normal(size=(m, 2))
-    TB = np.column_stack([tt[:, 0] + tt[:, 1], tt[:, 0] - tt[:, 1], rng.normal(size=m)]) + 0.5 * rng.normal(size=(m, 3))
-    return XA, XB, y, TA, TB
 
 
 class Side:
