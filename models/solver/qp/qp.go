@@ -379,22 +379,34 @@ func (s *setup) setObjective(pr *Problem) error {
 	return nil
 }
 
+// checkRows checks a block of constraint rows M x (≤ or =) v, M and v named
+// mn and vn in errors: M and v come together (a nil M with an empty v is no
+// block), and M is len(v) × n. It returns M's rows (0 for no block).
+func checkRows(mn, vn string, M *mat.Dense, v []float64, n int) (int, error) {
+	if M == nil {
+		if len(v) != 0 {
+			return 0, fmt.Errorf("%w: %s has %d entries but %s is nil", ErrInput, vn, len(v), mn)
+		}
+		return 0, nil
+	}
+	r, c := M.Dims()
+	if len(v) == 0 && r != 0 {
+		return 0, fmt.Errorf("%w: %s has %d rows but %s is empty", ErrInput, mn, r, vn)
+	}
+	if c != n || r != len(v) {
+		return 0, fmt.Errorf("%w: %s is %d×%d, want %d×%d (len(%s)×len(Q))", ErrInput, mn, r, c, len(v), n, vn)
+	}
+	return r, nil
+}
+
 // setInequalities checks Ax ≤ b and keeps its rows with a finite bᵢ.
 func (s *setup) setInequalities(pr *Problem) error {
 	n := s.n
-	if (pr.A == nil) != (len(pr.B) == 0) {
-		if pr.A == nil {
-			return fmt.Errorf("%w: B has %d entries but A is nil", ErrInput, len(pr.B))
-		}
-		if r, _ := pr.A.Dims(); r != 0 {
-			return fmt.Errorf("%w: A has %d rows but B is empty", ErrInput, r)
-		}
+	r, err := checkRows("A", "B", pr.A, pr.B, n)
+	if err != nil {
+		return err
 	}
 	if pr.A != nil {
-		r, c := pr.A.Dims()
-		if c != n || r != len(pr.B) {
-			return fmt.Errorf("%w: A is %d×%d, want %d×%d (len(B)×len(Q))", ErrInput, r, c, len(pr.B), n)
-		}
 		s.mA0 = r
 		for i := 0; i < r; i++ {
 			bi := pr.B[i]
@@ -426,19 +438,11 @@ func (s *setup) setInequalities(pr *Problem) error {
 // setEqualities checks Ex = d and stores it.
 func (s *setup) setEqualities(pr *Problem) error {
 	n := s.n
-	if (pr.E == nil) != (len(pr.D) == 0) {
-		if pr.E == nil {
-			return fmt.Errorf("%w: D has %d entries but E is nil", ErrInput, len(pr.D))
-		}
-		if r, _ := pr.E.Dims(); r != 0 {
-			return fmt.Errorf("%w: E has %d rows but D is empty", ErrInput, r)
-		}
+	r, err := checkRows("E", "D", pr.E, pr.D, n)
+	if err != nil {
+		return err
 	}
 	if pr.E != nil {
-		r, c := pr.E.Dims()
-		if c != n || r != len(pr.D) {
-			return fmt.Errorf("%w: E is %d×%d, want %d×%d (len(D)×len(Q))", ErrInput, r, c, len(pr.D), n)
-		}
 		s.pE0 = r
 		for i := 0; i < r; i++ {
 			if !finite(pr.D[i]) {

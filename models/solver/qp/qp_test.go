@@ -237,6 +237,8 @@ func TestInputErrors(t *testing.T) {
 		"B_without_A":   {Q: []float64{1, 2}, B: []float64{1}},
 		"E_shape":       {Q: []float64{1, 2}, E: mat.NewDense(1, 1, []float64{1}), D: []float64{1}},
 		"D_without_E":   {Q: []float64{1, 2}, D: []float64{1}},
+		"A_without_B":   {Q: []float64{1, 2}, A: mat.NewDense(1, 2, []float64{1, 1})},
+		"E_without_D":   {Q: []float64{1, 2}, E: mat.NewDense(1, 2, []float64{1, 1})},
 		"lower_len":     {Q: []float64{1, 2}, Lower: []float64{0}},
 		"upper_len":     {Q: []float64{1, 2}, Upper: []float64{0, 1, 2}},
 		"nan_q":         {Q: []float64{nan, 1}},
