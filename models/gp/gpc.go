@@ -107,6 +107,24 @@ func checkBinary(name string, X *mat.Dense, y []float64) error {
 	return nil
 }
 
+// epRuns is what the evidence evaluations of one fit carry from EP run to
+// EP run: the warm start (the sites of the last converged run) and the
+// sweeps and damped reruns (ep.Options.Retries) over all runs.
+type epRuns struct {
+	warm    *ep.Sites
+	sweeps  int
+	retries int
+}
+
+// note records a finished EP run.
+func (r *epRuns) note(res *ep.Result) {
+	r.sweeps += res.TotalSweeps()
+	r.retries += len(res.Retried)
+	if res.Converged {
+		r.warm = &ep.Sites{Tau: res.Tau, Nu: res.Nu}
+	}
+}
+
 // gpcState evaluates GPC's EP evidence for one data set, warm-starting EP
 // from the previous sites (as GPML's infEP does).
 type gpcState struct {
@@ -116,11 +134,9 @@ type gpcState struct {
 	ard       bool
 	maxSweeps int
 	tol       float64
-	warm      *ep.Sites
-	tick      func(sweep, site int)
-	gtick     func() // progress inside the evidence gradient
-	sweeps    int    // EP sweeps over all evaluations
-	retries   int    // damped EP reruns over all evaluations (ep.Options.Retries)
+	epRuns
+	tick  func(sweep, site int)
+	gtick func() // progress inside the evidence gradient
 	// watch, when set, sees every accepted evidence evaluation (the
 	// type-II ML steps of a watched fit).
 	watch func(res *ep.Result, k seKernel)
@@ -144,11 +160,7 @@ func (s *gpcState) run(theta []float64) (*ep.Result, *mat.SymDense, seKernel, er
 	if err != nil {
 		return nil, nil, k, err
 	}
-	s.sweeps += res.TotalSweeps()
-	s.retries += len(res.Retried)
-	if res.Converged {
-		s.warm = &ep.Sites{Tau: res.Tau, Nu: res.Nu}
-	}
+	s.note(res)
 	return res, K, k, nil
 }
 

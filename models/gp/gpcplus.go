@@ -48,14 +48,12 @@ type gpcPlusState struct {
 	tol       float64
 	damping   float64
 	gh        *ep.GaussHermite
-	warm      *ep.Sites
-	accel     *ep.Accel
-	tick      func(sweep, site int)
-	gtick     func() // progress inside the evidence gradient
-	sweeps    int
-	retries   int  // damped EP reruns over all runs (ep.Options.Retries)
-	noRetry   bool // no damped reruns (tests: the behaviour before them)
-	noExtrap  bool // disable ep.Options.Extrapolate (tests)
+	epRuns
+	accel    *ep.Accel
+	tick     func(sweep, site int)
+	gtick    func() // progress inside the evidence gradient
+	noRetry  bool   // no damped reruns (tests: the behaviour before them)
+	noExtrap bool   // disable ep.Options.Extrapolate (tests)
 	// skipNegF skips f-site updates to a negative precision (the behaviour
 	// before f allowed them; tests of the finite-difference fallback).
 	skipNegF bool
@@ -116,11 +114,7 @@ func (s *gpcPlusState) run(theta []float64) (*ep.Result, *mat.SymDense, *mat.Sym
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	s.sweeps += res.TotalSweeps()
-	s.retries += len(res.Retried)
-	if res.Converged {
-		s.warm = &ep.Sites{Tau: res.Tau, Nu: res.Nu}
-	}
+	s.note(res)
 	return res, Kf, Kg, nil
 }
 
