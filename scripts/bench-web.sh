@@ -43,7 +43,7 @@ LUPI_BROWSER_TESTS=1 go test -count=1 -timeout 3h -run '^$' -bench "^BenchmarkWe
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 GOOS=js GOARCH=wasm go build -trimpath -ldflags=-s -o "$work/lupi.wasm" ./$web/wasm
-cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$web/index.html" "$work/"
+cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$web/index.html" "$web/problem.js" "$work/"
 cp "$web/node_modules/libsvm-js/dist/browser/wasm/libsvm.js" "$web/node_modules/libsvm-js/dist/browser/wasm/libsvm.wasm" "$work/"
 go run ./$web -dir "$work" -sizes "$SIZES" -repeats "$REPEATS"
 if [ "${NODE:-1}" = 1 ] && command -v node >/dev/null; then
