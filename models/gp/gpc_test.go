@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"math"
-	"os"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
 	"lupilab/models/data"
+	"lupilab/models/internal/fixture"
 	"lupilab/models/model"
 	"lupilab/models/solver/ep"
 )
@@ -27,23 +27,9 @@ type gpcRef struct {
 	TestProb               []float64 `json:"test_prob"`
 }
 
-func denseOf(rows [][]float64) *mat.Dense {
-	m := mat.NewDense(len(rows), len(rows[0]), nil)
-	for i, r := range rows {
-		m.SetRow(i, r)
-	}
-	return m
-}
-
 func loadRef(t *testing.T, file string) *gpcRef {
-	raw, err := os.ReadFile("testdata/" + file)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var r gpcRef
-	if err := json.Unmarshal(raw, &r); err != nil {
-		t.Fatal(err)
-	}
+	fixture.ReadJSON(t, "testdata/"+file, &r)
 	return &r
 }
 
@@ -80,7 +66,7 @@ func TestGPCAgainstNumpyReference(t *testing.T) {
 
 func gpcAgainstNumpy(t *testing.T, file string) {
 	ref := loadRef(t, file)
-	X := denseOf(ref.X)
+	X := fixture.Dense(ref.X)
 	v := gpcValues(t, map[string]string{"optimize": "false", "amplitude": ftoa(ref.Amplitude), "lengthscale": ftoa(ref.Lengthscale)})
 	bm, err := fitGPC(context.Background(), binaryDataset(X, ref.Y), ref.Y, v, model.Options{})
 	if err != nil {
@@ -106,7 +92,7 @@ func gpcAgainstNumpy(t *testing.T, file string) {
 			t.Errorf("posterior var %d: %g vs numpy %g", i, sd*sd, ref.PostVar[i])
 		}
 	}
-	test := binaryDataset(denseOf(ref.Xtest), make([]float64, len(ref.Xtest)))
+	test := binaryDataset(fixture.Dense(ref.Xtest), make([]float64, len(ref.Xtest)))
 	p, err := g.Probability(test)
 	if err != nil {
 		t.Fatal(err)
@@ -128,7 +114,7 @@ func ftoa(f float64) string {
 // differences of the converged EP evidence, isotropic and ARD.
 func TestGPCGradient(t *testing.T) {
 	ref := loadRef(t, "gpc_ep_reference.json")
-	X := denseOf(ref.X)
+	X := fixture.Dense(ref.X)
 	for _, theta := range [][]float64{{math.Log(2.5), math.Log(0.9)}, {0.3, -0.5, 0.4}} {
 		st := &gpcState{ctx: context.Background(), X: X, y: ref.Y, maxSweeps: 500, tol: 1e-13}
 		_, g, err := st.evidence(theta)
@@ -157,7 +143,7 @@ func TestGPCGradient(t *testing.T) {
 // reach a point where the gradient vanishes.
 func TestGPCTypeII(t *testing.T) {
 	ref := loadRef(t, "gpc_ep_reference.json")
-	X := denseOf(ref.X)
+	X := fixture.Dense(ref.X)
 	v := gpcValues(t, map[string]string{"restarts": "1"})
 	bm, err := fitGPC(context.Background(), binaryDataset(X, ref.Y), ref.Y, v, model.Options{Seed: 3})
 	if err != nil {

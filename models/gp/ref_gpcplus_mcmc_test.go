@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"lupilab/models/data"
+	"lupilab/models/internal/fixture"
 )
 
 // GPC+'s predictive probabilities against MCMC ground truth
@@ -41,9 +42,9 @@ type refGPCPlusMCMC struct {
 // point, and logs the measured gap.
 func TestGPCPlusAgainstMCMC(t *testing.T) {
 	var ref refGPCPlusEP
-	refJSON(t, "testdata/ref_gpcplus_ep.json", &ref)
+	fixture.ReadJSON(t, "testdata/ref_gpcplus_ep.json", &ref)
 	var mc refGPCPlusMCMC
-	refJSON(t, "testdata/ref_gpcplus_mcmc.json", &mc)
+	fixture.ReadJSON(t, "testdata/ref_gpcplus_mcmc.json", &mc)
 	if len(mc.Cases) == 0 {
 		t.Fatal("no MCMC cases")
 	}
@@ -55,7 +56,7 @@ func TestGPCPlusAgainstMCMC(t *testing.T) {
 			}
 			found = true
 			g := fitRefPlus(t, c.X, c.Z, c.Y, c.Amplitude, c.Lengthscale, c.Gamplitude, c.Glengthscale, c.Gmean)
-			p, err := g.Probability(&data.Dataset{X: refRows(c.XTest)})
+			p, err := g.Probability(&data.Dataset{X: fixture.Dense(c.XTest)})
 			if err != nil {
 				t.Fatal(err)
 			}

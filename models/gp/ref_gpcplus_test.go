@@ -2,15 +2,12 @@ package gp
 
 import (
 	"context"
-	"encoding/json"
 	"math"
-	"os"
 	"strconv"
 	"testing"
 
-	"gonum.org/v1/gonum/mat"
-
 	"lupilab/models/data"
+	"lupilab/models/internal/fixture"
 	"lupilab/models/model"
 	"lupilab/models/solver/ep"
 )
@@ -56,32 +53,13 @@ type refGPCPlusEP struct {
 	}
 }
 
-func refJSON(t *testing.T, path string, v any) {
-	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-}
-
-func refRows(r [][]float64) *mat.Dense {
-	m := mat.NewDense(len(r), len(r[0]), nil)
-	for i, row := range r {
-		m.SetRow(i, row)
-	}
-	return m
-}
-
 func refFmt(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
 // fitRefPlus fits GPC+ through the registry with type-II ML off at the
 // fixture's hyper-parameters (every other parameter at its default).
 func fitRefPlus(t *testing.T, X, Z [][]float64, y []float64, amp, ell, gamp, gell, gmean float64) *GPCPlus {
 	t.Helper()
-	ds := &data.Dataset{Name: "ref", Kind: data.KindLUPI, X: refRows(X), Z: refRows(Z), Y: make([]int, len(y)), Classes: []string{"-1", "+1"}}
+	ds := &data.Dataset{Name: "ref", Kind: data.KindLUPI, X: fixture.Dense(X), Z: fixture.Dense(Z), Y: make([]int, len(y)), Classes: []string{"-1", "+1"}}
 	for i, v := range y {
 		if v > 0 {
 			ds.Y[i] = 1
@@ -119,7 +97,7 @@ func maxRelDiff(got, want []float64) (worst float64, at int) {
 
 func TestGPCPlusMatchesIndependentEP(t *testing.T) {
 	var ref refGPCPlusEP
-	refJSON(t, "testdata/ref_gpcplus_ep.json", &ref)
+	fixture.ReadJSON(t, "testdata/ref_gpcplus_ep.json", &ref)
 	const tol = 1e-6
 	for _, c := range ref.Cases {
 		g := fitRefPlus(t, c.X, c.Z, c.Y, c.Amplitude, c.Lengthscale, c.Gamplitude, c.Glengthscale, c.Gmean)
@@ -150,7 +128,7 @@ func TestGPCPlusMatchesIndependentEP(t *testing.T) {
 			}
 		}
 		// predictive probabilities (9) on the test rows
-		test := &data.Dataset{X: refRows(c.XTest)}
+		test := &data.Dataset{X: fixture.Dense(c.XTest)}
 		p, err := g.Probability(test)
 		if err != nil {
 			t.Fatal(err)
@@ -162,7 +140,7 @@ func TestGPCPlusMatchesIndependentEP(t *testing.T) {
 		// the sites: the same final EP run as the fit (gpcPlusState.run, the
 		// fit's options), its natural site parameters per block
 		th := []float64{math.Log(c.Amplitude), math.Log(c.Lengthscale), math.Log(c.Gamplitude), math.Log(c.Glengthscale), c.Gmean}
-		s := &gpcPlusState{ctx: context.Background(), X: refRows(c.X), Z: refRows(c.Z), y: c.Y, nf: 2, maxSweeps: 100,
+		s := &gpcPlusState{ctx: context.Background(), X: fixture.Dense(c.X), Z: fixture.Dense(c.Z), y: c.Y, nf: 2, maxSweeps: 100,
 			tol: epTolFinal, damping: 1, gh: ep.NewGaussHermite(32), accel: new(ep.Accel)}
 		res, _, _, err := s.run(th)
 		if err != nil {

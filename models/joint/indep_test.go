@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"lupilab/models/data"
+	"lupilab/models/internal/fixture"
 	"lupilab/models/kernel"
 	"lupilab/models/model"
 )
@@ -18,12 +19,12 @@ import (
 func TestIndepAgainstSklearn(t *testing.T) {
 	fx := loadFixtures(t)
 	f := fx.Multi
-	m, err := TrainIndep(context.Background(), dense(f.X), dense(f.Tags), nil,
+	m, err := TrainIndep(context.Background(), fixture.Dense(f.X), fixture.Dense(f.Tags), nil,
 		IndepParams{Kernel: kernel.Kernel{Kind: kernel.RBF, Gamma: fx.Indep.Gamma}, C: fx.Indep.C, Eps: 1e-9}, model.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := m.Predict(&data.Dataset{X: dense(f.Xtest)})
+	p, err := m.Predict(&data.Dataset{X: fixture.Dense(f.Xtest)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,16 +2,15 @@ package joint
 
 import (
 	"context"
-	"encoding/json"
 	"math"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
 	"lupilab/models/data"
+	"lupilab/models/internal/fixture"
 	"lupilab/models/kernel"
 	"lupilab/models/model"
 	"lupilab/models/solver/smo"
@@ -50,23 +49,9 @@ type fixtures struct {
 
 func loadFixtures(t *testing.T) *fixtures {
 	t.Helper()
-	raw, err := os.ReadFile("testdata/fixtures.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var f fixtures
-	if err := json.Unmarshal(raw, &f); err != nil {
-		t.Fatal(err)
-	}
+	fixture.ReadJSON(t, "testdata/fixtures.json", &f)
 	return &f
-}
-
-func dense(rows [][]float64) *mat.Dense {
-	m := mat.NewDense(len(rows), len(rows[0]), nil)
-	for i, r := range rows {
-		m.SetRow(i, r)
-	}
-	return m
 }
 
 func column(v []float64) *mat.Dense { return mat.NewDense(len(v), 1, append([]float64(nil), v...)) }
@@ -76,7 +61,7 @@ func column(v []float64) *mat.Dense { return mat.NewDense(len(v), 1, append([]fl
 // cvxopt (testdata/make_fixtures.py), and a direct smo solve of that dual.
 func TestOneTagIsBiasFreeSVM(t *testing.T) {
 	f := loadFixtures(t).OneTag
-	X := dense(f.X)
+	X := fixture.Dense(f.X)
 	k := kernel.Kernel{Kind: kernel.RBF, Gamma: f.Gamma}
 	p := Params{Kernel: k, C: f.C, Output: OutputParams{Kind: OutLinear}, Eps: 1e-9}
 	m, err := Train(context.Background(), X, column(f.Tags), nil, p, model.Options{})
@@ -96,7 +81,7 @@ func TestOneTagIsBiasFreeSVM(t *testing.T) {
 			t.Errorf("α[%d] = %.8g, cvxopt %.8g", i, alpha[i], a)
 		}
 	}
-	pred, err := m.Predict(&data.Dataset{X: dense(f.Xtest)})
+	pred, err := m.Predict(&data.Dataset{X: fixture.Dense(f.Xtest)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +121,7 @@ func TestOneTagIsBiasFreeSVM(t *testing.T) {
 // (two Σ settings, one with λ = 0), polynomial and linear output kernels.
 func TestAgainstCVXOPT(t *testing.T) {
 	f := loadFixtures(t).Multi
-	X, tags, Xt := dense(f.X), dense(f.Tags), dense(f.Xtest)
+	X, tags, Xt := fixture.Dense(f.X), fixture.Dense(f.Tags), fixture.Dense(f.Xtest)
 	for _, c := range f.Cases {
 		p := Params{Kernel: kernel.Kernel{Kind: kernel.RBF, Gamma: c.Gamma}, C: c.C, Eps: 1e-9,
 			Output: OutputParams{Kind: c.Kind, Sigma2: c.Sigma2, Reg: c.Reg, Degree: 3, Coef0: 1}}

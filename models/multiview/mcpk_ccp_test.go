@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"lupilab/models/internal/fixture"
 	"lupilab/models/model"
 )
 
@@ -19,7 +20,7 @@ func TestMCPKConvexConcaveSettles(t *testing.T) {
 		refMVData
 		Cases []struct{ Params map[string]float64 }
 	}
-	refRead(t, "testdata/ref_mcpk.json", &ref)
+	fixture.ReadJSON(t, "testdata/ref_mcpk.json", &ref)
 	train, _ := ref.datasets()
 	for _, c := range ref.Cases {
 		if c.Params["D"] > 1e-3 {

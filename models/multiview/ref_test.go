@@ -1,14 +1,13 @@
 package multiview
 
 import (
-	"encoding/json"
 	"math"
-	"os"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
 	"lupilab/models/data"
+	"lupilab/models/internal/fixture"
 	"lupilab/models/model"
 )
 
@@ -38,17 +37,6 @@ func (r refMVData) datasets() (train, test *data.Dataset) {
 	train = &data.Dataset{Name: "ref", Kind: data.KindTwoView, X: rows(r.XA), Z: rows(r.XB), Y: y, Classes: []string{"-1", "+1"}}
 	test = &data.Dataset{Name: "ref-test", Kind: data.KindTwoView, X: rows(r.TA), Z: rows(r.TB)}
 	return train, test
-}
-
-func refRead(t *testing.T, path string, v any) {
-	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
 }
 
 // refWorst is max |got − want|/max(1, |want|) (+Inf for a length mismatch
@@ -111,7 +99,7 @@ func planeValues(v *twinView, p twinPlane, X *mat.Dense) []float64 {
 // certified primal optima, to 1e-6 relative.
 func TestMvTSVMObjectiveAgainstReference(t *testing.T) {
 	var ref refMvTSVM
-	refRead(t, "testdata/ref_mvtsvm.json", &ref)
+	fixture.ReadJSON(t, "testdata/ref_mvtsvm.json", &ref)
 	train, _ := ref.datasets()
 	for _, c := range ref.Cases {
 		f := fit(t, "mvtsvm", train, refValues(c.Params, nil))
@@ -131,7 +119,7 @@ func TestMvTSVMObjectiveAgainstReference(t *testing.T) {
 // equal the certified optimum's to 1e-6 (relative to max(1, |value|)).
 func TestMvTSVMPlanesAgainstReference(t *testing.T) {
 	var ref refMvTSVM
-	refRead(t, "testdata/ref_mvtsvm.json", &ref)
+	fixture.ReadJSON(t, "testdata/ref_mvtsvm.json", &ref)
 	train, test := ref.datasets()
 	const tol = 1e-6
 	for _, c := range ref.Cases {

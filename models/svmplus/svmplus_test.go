@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"lupilab/models/data"
+	"lupilab/models/internal/fixture"
 	"lupilab/models/kernel"
 	"lupilab/models/model"
 	"lupilab/models/solver/smo"
@@ -65,23 +65,9 @@ type fixtures struct {
 
 func load(t *testing.T) *fixtures {
 	t.Helper()
-	b, err := os.ReadFile("testdata/fixtures.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var f fixtures
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
+	fixture.ReadJSON(t, "testdata/fixtures.json", &f)
 	return &f
-}
-
-func dense(rows [][]float64) *mat.Dense {
-	m := mat.NewDense(len(rows), len(rows[0]), nil)
-	for i, r := range rows {
-		m.SetRow(i, r)
-	}
-	return m
 }
 
 func closeRel(a, b, tol float64) bool {
@@ -90,7 +76,7 @@ func closeRel(a, b, tol float64) bool {
 
 func checkDec(t *testing.T, name string, m *binModel, Xt [][]float64, want []float64, tol float64) {
 	t.Helper()
-	got, err := m.DecisionX(dense(Xt))
+	got, err := m.DecisionX(fixture.Dense(Xt))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,9 +93,9 @@ func bin(classes ...string) []string { return classes }
 
 // lupiSet builds a dataset from fixture arrays (labels ±1 → classes 0/1).
 func lupiSet(X, Z [][]float64, y []float64) *data.Dataset {
-	ds := &data.Dataset{Name: "fixture", Kind: data.KindLUPI, X: dense(X), Classes: bin("neg", "pos")}
+	ds := &data.Dataset{Name: "fixture", Kind: data.KindLUPI, X: fixture.Dense(X), Classes: bin("neg", "pos")}
 	if Z != nil {
-		ds.Z = dense(Z)
+		ds.Z = fixture.Dense(Z)
 	}
 	for _, v := range y {
 		if v > 0 {
@@ -126,7 +112,7 @@ func lupiSet(X, Z [][]float64, y []float64) *data.Dataset {
 // cvxopt (decision values, slacks ξ = Z̃v, objective: dual = −primal).
 func TestSVM2PlusPrimal(t *testing.T) {
 	for ci, c := range load(t).Primal {
-		X, Z := dense(c.X), dense(c.Z)
+		X, Z := fixture.Dense(c.X), fixture.Dense(c.Z)
 		q, err := privileged(context.Background(), Z, kernel.Kernel{Kind: kernel.Linear}, c.C, c.Lam)
 		if err != nil {
 			t.Fatal(err)
@@ -202,7 +188,7 @@ func TestSVM2PlusDualRBF(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := f.Predict(&data.Dataset{X: dense(c.Xtest)})
+		p, err := f.Predict(&data.Dataset{X: fixture.Dense(c.Xtest)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -220,7 +206,7 @@ func ftoa(f float64) string { b, _ := json.Marshal(f); return string(b) }
 // the hard-margin SVM (LIBSVM with C = 1e7 on separable data).
 func TestHardMarginLimits(t *testing.T) {
 	h := load(t).Hard
-	X, Z := dense(h.X), dense(h.Z)
+	X, Z := fixture.Dense(h.X), fixture.Dense(h.Z)
 	lin := kernel.Kernel{Kind: kernel.Linear}
 	// λ → ∞ (with the +1 of footnote 1 kept).
 	q, err := privileged(context.Background(), Z, lin, 1, 1e10)
@@ -276,7 +262,7 @@ func TestL2SVMIdentity(t *testing.T) {
 			}
 		}
 	}
-	m, res, err := trainSVM2(context.Background(), dense(l.X), l.Y, kernel.Kernel{Kind: kernel.Linear}, newDenseQlam(q), l.C, l.Lam, model.Options{}, tight)
+	m, res, err := trainSVM2(context.Background(), fixture.Dense(l.X), l.Y, kernel.Kernel{Kind: kernel.Linear}, newDenseQlam(q), l.C, l.Lam, model.Options{}, tight)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +271,7 @@ func TestL2SVMIdentity(t *testing.T) {
 	}
 	checkDec(t, "L2-SVM", m, l.Xtest, l.Dec, 1e-5)
 	// And the same through smo directly on the L2-SVM dual: Q = yyᵀ∘K + I/C'.
-	kq, _ := kernel.NewQ(kernel.Kernel{Kind: kernel.Linear}, dense(l.X), l.Y, 1/l.Cprime)
+	kq, _ := kernel.NewQ(kernel.Kernel{Kind: kernel.Linear}, fixture.Dense(l.X), l.Y, 1/l.Cprime)
 	p := make([]float64, n)
 	for i := range p {
 		p[i] = -1
@@ -311,7 +297,7 @@ func TestL2SVMIdentity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p2, err := f.Predict(&data.Dataset{X: dense(l.Xtest)})
+	p2, err := f.Predict(&data.Dataset{X: fixture.Dense(l.Xtest)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -420,7 +406,7 @@ func TestSVM1PlusIdentityFeatures(t *testing.T) {
 	for i := 0; i < n; i++ {
 		eye.Set(i, i, 1)
 	}
-	m, res, err := trainSVM1(context.Background(), dense(c.X), eye, c.Y, kernel.Kernel{Kind: kernel.Linear}, kernel.Kernel{Kind: kernel.Precomputed}, c.C, 1e-9, model.Options{}, 1e-10, 0)
+	m, res, err := trainSVM1(context.Background(), fixture.Dense(c.X), eye, c.Y, kernel.Kernel{Kind: kernel.Linear}, kernel.Kernel{Kind: kernel.Precomputed}, c.C, 1e-9, model.Options{}, 1e-10, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,16 +2,16 @@ package gsmo
 
 import (
 	"context"
-	"encoding/json"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
 	"lupilab/models/data"
+
+	testfix "lupilab/models/internal/fixture"
 )
 
 type fixture struct {
@@ -28,16 +28,10 @@ type fixture struct {
 }
 
 func loadFixtures(t *testing.T) []fixture {
-	b, err := os.ReadFile("testdata/svm1plus_cvxopt.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var f struct {
 		Cases []fixture `json:"cases"`
 	}
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
+	testfix.ReadJSON(t, "testdata/svm1plus_cvxopt.json", &f)
 	if len(f.Cases) == 0 {
 		t.Fatal("no fixtures")
 	}

@@ -2,12 +2,12 @@ package qp
 
 import (
 	"context"
-	"encoding/json"
 	"math"
-	"os"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	testfix "lupilab/models/internal/fixture"
 )
 
 // fixture is one problem of testdata/cvxopt_fixtures.json, written by
@@ -38,16 +38,10 @@ type fixture struct {
 
 func loadFixtures(t testing.TB) []fixture {
 	t.Helper()
-	raw, err := os.ReadFile("testdata/cvxopt_fixtures.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var f struct {
 		Cases []fixture `json:"cases"`
 	}
-	if err := json.Unmarshal(raw, &f); err != nil {
-		t.Fatal(err)
-	}
+	testfix.ReadJSON(t, "testdata/cvxopt_fixtures.json", &f)
 	if len(f.Cases) < 20 {
 		t.Fatalf("only %d fixtures", len(f.Cases))
 	}
