@@ -120,14 +120,16 @@ type views struct {
 	ka, kb kernel.Kernel
 }
 
-// penalty names a positive hyper-parameter and where readViews stores it.
+// penalty names a hyper-parameter, positive (or non-negative, zeroOK),
+// and where readViews stores it.
 type penalty struct {
-	name string
-	dst  *float64
+	name   string
+	dst    *float64
+	zeroOK bool
 }
 
 // readViews checks a two-view training set (checkTrain), then reads the
-// named positive parameters, the rule and the kernels of views A ("") and
+// named parameters, the rule and the kernels of views A ("") and
 // B ("z"), in that order, stopping at the first error.
 func readViews(train *data.Dataset, y []float64, v model.Values, ps ...penalty) (views, error) {
 	xa, xb, err := checkTrain(train, y)
@@ -136,7 +138,11 @@ func readViews(train *data.Dataset, y []float64, v model.Values, ps ...penalty) 
 	}
 	w := views{xa: xa, xb: xb}
 	for _, p := range ps {
-		if *p.dst, err = positive(v, p.name); err != nil {
+		read := positive
+		if p.zeroOK {
+			read = nonNegative
+		}
+		if *p.dst, err = read(v, p.name); err != nil {
 			return views{}, err
 		}
 	}

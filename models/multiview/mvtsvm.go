@@ -217,12 +217,9 @@ func plane(u []float64) (twinPlane, error) {
 func fitMvTSVM(ctx context.Context, train *data.Dataset, y []float64, v model.Values, opt model.Options) (model.BinaryModel, error) {
 	start := time.Now()
 	v = withDefaults(mvtsvmParams(), v)
-	var c1, c2, dd, hh, ridge float64
-	w, err := readViews(train, y, v, penalty{"C_pos", &c1}, penalty{"C_neg", &c2}, penalty{"agreement_pos", &dd}, penalty{"agreement_neg", &hh}, penalty{"ridge", &ridge})
-	if err != nil {
-		return nil, err
-	}
-	eps, err := nonNegative(v, "epsilon")
+	var c1, c2, dd, hh, ridge, eps float64
+	w, err := readViews(train, y, v, penalty{"C_pos", &c1, false}, penalty{"C_neg", &c2, false}, penalty{"agreement_pos", &dd, false},
+		penalty{"agreement_neg", &hh, false}, penalty{"ridge", &ridge, false}, penalty{"epsilon", &eps, true})
 	if err != nil {
 		return nil, err
 	}

@@ -62,7 +62,7 @@ func readPriv(train *data.Dataset, y []float64, v model.Values) (*privCommon, er
 		dd = "coupling"
 	}
 	var err error
-	p.views, err = readViews(train, y, v, penalty{"C_A", &p.ca}, penalty{"C_B", &p.cb}, penalty{dd, &p.dd}, penalty{"view_weight", &p.tau})
+	p.views, err = readViews(train, y, v, penalty{"C_A", &p.ca, false}, penalty{"C_B", &p.cb, false}, penalty{dd, &p.dd, false}, penalty{"view_weight", &p.tau, false})
 	if err != nil {
 		return nil, err
 	}

@@ -51,12 +51,8 @@ func init() {
 func fitSVM2K(ctx context.Context, train *data.Dataset, y []float64, v model.Values, opt model.Options) (model.BinaryModel, error) {
 	start := time.Now()
 	v = withDefaults(svm2kParams(), v)
-	var ca, cb, dd float64
-	w, err := readViews(train, y, v, penalty{"C_A", &ca}, penalty{"C_B", &cb}, penalty{"agreement", &dd})
-	if err != nil {
-		return nil, err
-	}
-	eps, err := nonNegative(v, "epsilon")
+	var ca, cb, dd, eps float64
+	w, err := readViews(train, y, v, penalty{"C_A", &ca, false}, penalty{"C_B", &cb, false}, penalty{"agreement", &dd, false}, penalty{"epsilon", &eps, true})
 	if err != nil {
 		return nil, err
 	}
