@@ -10,11 +10,13 @@ import (
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 )
 
-// Register declares the app's routes. The server and the wasm main both call
-// it, so pre-rendered pages and the client agree.
+// Register declares the app's routes, one exact path per page (the UI build
+// has no regular-expression routes: scripts/uimod). The server and the wasm
+// main both call it, so pre-rendered pages and the client agree.
 func Register() {
-	app.Route("/", &Shell{})
-	app.RouteWithRegexp("^/learn(/[a-z0-9]+)?$", &Shell{})
+	for _, p := range Pages() {
+		app.Route(p, &Shell{})
+	}
 }
 
 // Pages lists the URL paths of the app's pages (for the static export and

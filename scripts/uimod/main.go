@@ -10,10 +10,20 @@
 // 9.8 MB app.wasm (0.36 MB of 1.81 MB Brotli), all of it downloaded,
 // compiled and initialised before the page is interactive. The copy adds
 // a `//go:build !wasm` line to those two files and a small file with the
-// three declarations the wasm side of go-app uses from them; nothing else
-// changes, and the native build (server.go's handler, go vet, the tests)
-// keeps using the module as published. The copy is made from the module
-// cache at the exact version go.mod requires, so it can never drift.
+// three declarations the wasm side of go-app uses from them.
+//
+// Its router (route.go) also supports routes matched by regular
+// expressions, which keeps package regexp and its Unicode tables in every
+// build (0.5 MB raw) although LUPI Lab routes exact paths only (app.Route
+// for each of app.Pages()). The copy's route.go loses RouteWithRegexp and
+// RouteWithRegexpFunc, so a UI that starts using them no longer compiles
+// under `make wasm` rather than silently growing.
+//
+// Nothing else changes, and the native build (server.go's handler, go vet,
+// the tests) keeps using the module as published. The copy is made from
+// the module cache at the exact version go.mod requires, and each edit
+// checks the file it edits is the one it was written for (a SHA-256), so
+// a go-app upgrade fails here, loudly, instead of drifting.
 //
 // Usage (from the repository root):
 //
@@ -23,6 +33,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"flag"
 	"fmt"
 	"log"
@@ -147,6 +159,12 @@ func copyPackage(from, to string, patch bool) error {
 		if err != nil {
 			return err
 		}
+		if patch && name == "route.go" {
+			if b, err = exactRoutes(b); err != nil {
+				return err
+			}
+			found++
+		}
 		if patch && isServerOnly(name) {
 			if bytes.Contains(b, []byte("//go:build")) {
 				return fmt.Errorf("%s already has a build constraint: go-app changed, review scripts/uimod", name)
@@ -159,12 +177,46 @@ func copyPackage(from, to string, patch bool) error {
 		}
 	}
 	if patch {
-		if found != len(serverOnly) {
-			return fmt.Errorf("found %d of go-app's server-only files %v: go-app changed, review scripts/uimod", found, serverOnly)
+		if found != len(serverOnly)+1 {
+			return fmt.Errorf("found %d of go-app's files %v and route.go: go-app changed, review scripts/uimod", found, serverOnly)
 		}
 		return os.WriteFile(filepath.Join(to, "zz_lupilab_wasm.go"), []byte(wasmStubs), 0o644)
 	}
 	return nil
+}
+
+// routeGoSHA256 is go-app v9.8.0's pkg/app/route.go, the file exactRoutes
+// edits.
+const routeGoSHA256 = "164adabe8fbf70301f946a60ac22ee4f714b503ea4dbc170e57505057bd41365"
+
+// exactRoutes removes the regular-expression routes from go-app's
+// route.go: the two exported functions that declare them, the router's
+// method and field that hold them, the loop that matches them, and the
+// import. Exact-path routes (app.Route, app.RouteFunc) are untouched.
+func exactRoutes(b []byte) ([]byte, error) {
+	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != routeGoSHA256 {
+		return nil, fmt.Errorf("go-app's route.go is not the v9.8.0 file scripts/uimod edits: review it")
+	}
+	s := string(b)
+	cut := func(from, to string) {
+		i := strings.Index(s, from)
+		j := strings.Index(s, to)
+		if i < 0 || j < i {
+			panic("scripts/uimod: route.go anchors " + from + " … " + to) // unreachable: the hash is checked
+		}
+		s = s[:i] + s[j:]
+	}
+	cut("\t\"regexp\"\n", "\t\"sync\"\n")
+	cut("// RouteWithRegexp set", "// RouteFunc set")
+	cut("// RouteWithRegexpFunc set", "func newZeroComponentFunc")
+	cut("\troutesWithRegexp []regexpRoute\n", "}\n\nfunc makeRouter")
+	cut("func (r *router) routeWithRegexp", "func (r *router) createComponent")
+	cut("\tif !isRouted {\n\t\tfor _, rwr := range", "\tif !isRouted {\n\t\treturn nil, false")
+	i := strings.Index(s, "type regexpRoute struct")
+	if i < 0 {
+		panic("scripts/uimod: route.go has no regexpRoute") // unreachable: the hash is checked
+	}
+	return []byte(s[:i]), nil
 }
 
 func isServerOnly(name string) bool {

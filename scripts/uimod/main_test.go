@@ -28,7 +28,7 @@ func TestUIBuildWithoutServer(t *testing.T) {
 		}
 		return string(b)
 	}
-	server := []string{"net/http", "crypto/tls", "crypto/x509", "text/template"}
+	server := []string{"net/http", "crypto/tls", "crypto/x509", "text/template", "regexp"}
 	patched := deps("-modfile", filepath.Join(out, "go.mod"), "./wasm/ui")
 	if !strings.Contains(patched, goApp+"/pkg/app\n") {
 		t.Fatalf("the patched UI build does not link go-app:\n%s", patched)
@@ -39,8 +39,8 @@ func TestUIBuildWithoutServer(t *testing.T) {
 		}
 	}
 	plain := deps("./wasm/ui")
-	if !strings.Contains(plain, "net/http\n") {
-		t.Error("go-app as published no longer links net/http in wasm: scripts/uimod may be unnecessary")
+	if !strings.Contains(plain, "net/http\n") || !strings.Contains(plain, "regexp\n") {
+		t.Error("go-app as published no longer links net/http or regexp in wasm: scripts/uimod may be unnecessary")
 	}
 	stub, err := os.ReadFile(filepath.Join(out, "go-app/pkg/app/zz_lupilab_wasm.go"))
 	if err != nil || !strings.HasPrefix(string(stub), "//go:build wasm") {
