@@ -143,7 +143,7 @@ func (m *ModelPanel) onModel(ctx app.Context, e app.Event) {
 	}
 	// Generated data that this model cannot use gives way to data it can.
 	if why := s.compatible(c); why != "" && s.set.IsGenerated() {
-		g := defaultGenerator(c)
+		g := c.DefaultGenerator()
 		s.set.Source, s.set.Edits = "gen:"+g, nil
 		s.message = fmt.Sprintf("Switched to the %s data, which %s can use.", g, c.Name)
 	}

@@ -254,19 +254,6 @@ func (s *session) compatible(m *spec.Spec) string {
 	return ""
 }
 
-// defaultGenerator names the generated data that shows a model best.
-func defaultGenerator(m *spec.Spec) string {
-	switch {
-	case m.Task == spec.MultiLabel:
-		return "multilabel2d"
-	case m.Z == spec.ZView:
-		return "twoview2d"
-	case m.Z == spec.ZPrivileged:
-		return "lupi2d"
-	}
-	return "moons"
-}
-
 // changed records new settings: the link and local storage follow, the
 // result on screen becomes out of date, and a cheap fit starts after a short
 // pause (at once in live mode); an expensive one waits for Train.

@@ -447,17 +447,5 @@ func (o *Outcome) score() error {
 	return nil
 }
 
-// DefaultGenerator names the synthetic dataset that shows a model best:
-// two views for view models, privileged data for LUPI models, tags for
-// multi-label models, two moons otherwise.
-func DefaultGenerator(spec *model.Spec) string {
-	switch {
-	case spec.Task == model.MultiLabel:
-		return "multilabel2d"
-	case spec.Z == model.ZView:
-		return "twoview2d"
-	case spec.Z == model.ZPrivileged:
-		return "lupi2d"
-	}
-	return "moons"
-}
+// DefaultGenerator is spec.Spec.DefaultGenerator for a registered model.
+func DefaultGenerator(s *model.Spec) string { return s.DefaultGenerator() }

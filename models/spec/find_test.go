@@ -20,3 +20,17 @@ func TestFind(t *testing.T) {
 		t.Errorf("Lookup of an unknown id = %v, %v", s, err)
 	}
 }
+
+// Each kind of model gets the generated data it can use.
+func TestDefaultGenerator(t *testing.T) {
+	for id, want := range map[string]string{"svm": "moons", "gpc": "moons", "svm2plus": "lupi2d", "gpcplus": "lupi2d",
+		"mvtsvm": "twoview2d", "mpwtsvm": "twoview2d", "jointsvm": "multilabel2d", "indepsvm": "multilabel2d"} {
+		s, err := Lookup(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.DefaultGenerator(); got != want {
+			t.Errorf("%s: %q, want %q", id, got, want)
+		}
+	}
+}

@@ -418,3 +418,19 @@ func (v Values) Clone() Values {
 	}
 	return out
 }
+
+// DefaultGenerator names the synthetic dataset that shows the model best:
+// tags for multi-label models, two views for view models, privileged data
+// for LUPI models, two moons otherwise. The app switches to it when the data
+// on screen does not suit the model; tests and benchmarks fit on it.
+func (s *Spec) DefaultGenerator() string {
+	switch {
+	case s.Task == MultiLabel:
+		return "multilabel2d"
+	case s.Z == ZView:
+		return "twoview2d"
+	case s.Z == ZPrivileged:
+		return "lupi2d"
+	}
+	return "moons"
+}
