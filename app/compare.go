@@ -266,16 +266,23 @@ func (t *Thumb) Render() app.UI {
 }
 
 // OnMount draws the thumbnail.
-func (t *Thumb) OnMount(ctx app.Context) { ctx.Defer(t.draw) }
+func (t *Thumb) OnMount(ctx app.Context) { paintLater(ctx, t, t.draw) }
 
-// OnUpdate redraws it.
-func (t *Thumb) OnUpdate(ctx app.Context) { ctx.Defer(t.draw) }
+// OnUpdate redraws it when what it shows changed (in a task of its own).
+func (t *Thumb) OnUpdate(ctx app.Context) { paintLater(ctx, t, t.draw) }
 
 func (t *Thumb) draw(ctx app.Context) {
 	canvas := app.Window().GetElementByID(t.ID)
 	if !canvas.Truthy() || t.Row.res == nil {
 		return
 	}
+	// the canvas remembers what it shows: a page update that changed
+	// nothing of it draws nothing
+	key := fmt.Sprintf("%p|%p|%v", t.Row.res, t.Row.mv, app.Window().Get("devicePixelRatio").Float())
+	if canvas.Get("lupiDrawn").String() == key {
+		return
+	}
+	canvas.Set("lupiDrawn", key)
 	sh := &shown{set: t.Set, res: t.Row.res, maps: map[string]*mapView{}}
 	if t.Row.mv != nil {
 		sh.maps["A"] = t.Row.mv

@@ -54,10 +54,8 @@ func (f *Figure) OnMount(ctx app.Context) {
 	onResize := app.FuncOf(func(this app.Value, args []app.Value) any { redraw(); return nil })
 	app.Window().Call("addEventListener", "resize", onResize)
 	f.release = append(f.release, func() { app.Window().Call("removeEventListener", "resize", onResize); onResize.Release() })
-	ctx.Defer(func(ctx app.Context) {
-		f.draw(ctx, true)
-		f.attachPointer(ctx)
-	})
+	ctx.Defer(f.attachPointer)
+	paintLater(ctx, f, func(ctx app.Context) { f.draw(ctx, true) })
 }
 
 // OnDismount stops watching.
@@ -68,8 +66,10 @@ func (f *Figure) OnDismount() {
 	f.release = nil
 }
 
-// OnUpdate redraws after the page re-rendered.
-func (f *Figure) OnUpdate(ctx app.Context) { ctx.Defer(func(ctx app.Context) { f.draw(ctx, false) }) }
+// OnUpdate redraws after the page re-rendered, in a task of its own.
+func (f *Figure) OnUpdate(ctx app.Context) {
+	paintLater(ctx, f, func(ctx app.Context) { f.draw(ctx, false) })
+}
 
 // figureKey identifies what a figure of the session shows.
 func figureKey(s *session, view string) string {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"runtime"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -37,6 +38,9 @@ const fontFamily = "system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-se
 // canvasPainter draws on a 2-D canvas context scaled to CSS pixels.
 type canvasPainter struct {
 	c app.Value
+	// the text state last set (the canvas parses a font each time it is
+	// set); cleared by a restore, which brings back an older state
+	font, align, baseline string
 }
 
 func newCanvasPainter(canvas app.Value, cssW, cssH, ratio float64) *canvasPainter {
@@ -90,6 +94,63 @@ func (p *canvasPainter) crosses(xs, ys []float64, r float64, stroke string, widt
 // drawJS is web/draw.js's helpers.
 func drawJS() app.Value { return app.Window().Get("lupiDraw") }
 
+// A paint waiting for its task (paintLater).
+type paintJob struct {
+	key any
+	ctx app.Context
+	fn  func(app.Context)
+}
+
+var (
+	paintQueue []paintJob
+	paintTick  app.Func
+)
+
+// paintLater runs fn on the UI goroutine in a browser task of its own, after
+// the current one (web/draw.js's lupiDraw.later: one paint per task, in
+// order). A job's messages are decoded and the page re-rendered in one
+// task; the figures are painted each in a task of its own after it, so
+// that no single task does all of that work. A paint already waiting under
+// the same key is not queued again: it paints what is current when its
+// turn comes. fn is skipped if ctx's component is no longer mounted.
+func paintLater(ctx app.Context, key any, fn func(app.Context)) {
+	if runtime.GOOS != "js" || !drawJS().Truthy() {
+		ctx.Defer(fn)
+		return
+	}
+	for _, j := range paintQueue {
+		if j.key == key {
+			return
+		}
+	}
+	paintQueue = append(paintQueue, paintJob{key: key, ctx: ctx, fn: fn})
+	if paintTick == nil {
+		paintTick = app.FuncOf(func(this app.Value, args []app.Value) any {
+			// on the event goroutine: run the first paint on the UI
+			// goroutine, in this task, without re-rendering anything
+			src := ctx
+			if page != nil && page.Src().Mounted() {
+				src = page
+			}
+			src.Dispatcher().Dispatch(app.Dispatch{Mode: app.Next, Source: src.Src(), Function: runPaint})
+			return nil
+		})
+	}
+	drawJS().Call("later", paintTick)
+}
+
+// runPaint runs the first waiting paint.
+func runPaint(app.Context) {
+	if len(paintQueue) == 0 {
+		return
+	}
+	j := paintQueue[0]
+	paintQueue = append(paintQueue[:0], paintQueue[1:]...)
+	if j.ctx.Src().Mounted() {
+		j.fn(j.ctx)
+	}
+}
+
 // f32JS copies v into a JavaScript Float32Array in one call.
 func f32JS(v []float64) app.Value {
 	b := make([]byte, 4*len(v))
@@ -110,10 +171,19 @@ func fontSpec(size float64, bold bool) string {
 }
 
 func (p *canvasPainter) text(x, y float64, s string, size float64, fill, align, baseline string, bold bool) {
-	p.c.Set("font", fontSpec(size, bold))
+	if f := fontSpec(size, bold); f != p.font {
+		p.c.Set("font", f)
+		p.font = f
+	}
 	p.c.Set("fillStyle", fill)
-	p.c.Set("textAlign", align)
-	p.c.Set("textBaseline", baseline)
+	if align != p.align {
+		p.c.Set("textAlign", align)
+		p.align = align
+	}
+	if baseline != p.baseline {
+		p.c.Set("textBaseline", baseline)
+		p.baseline = baseline
+	}
 	p.c.Call("fillText", s, x, y)
 }
 
@@ -122,20 +192,43 @@ func (p *canvasPainter) vtext(x, y float64, s string, size float64, fill string)
 	p.c.Call("translate", x, y)
 	p.c.Call("rotate", -math.Pi/2)
 	p.text(0, 0, s, size, fill, "center", "middle", false)
-	p.c.Call("restore")
+	p.restore()
 }
 
+// restore pops the canvas state; the text state it brings back is unknown.
+func (p *canvasPainter) restore() {
+	p.c.Call("restore")
+	p.font, p.align, p.baseline = "", "", ""
+}
+
+// scratchCanvas is an off-screen canvas, with its ImageData, that images
+// of one size are put on before being drawn scaled: kept from one image to
+// the next (a map and its colour bar have two sizes).
+type scratchCanvas struct {
+	canvas, ctx, img app.Value
+}
+
+var scratch = map[[2]int]*scratchCanvas{}
+
 func (p *canvasPainter) image(rgba []byte, w, h int, x, y, dw, dh float64) {
-	off := app.Window().Get("document").Call("createElement", "canvas")
-	off.Set("width", w)
-	off.Set("height", h)
-	oc := off.Call("getContext", "2d")
-	img := oc.Call("createImageData", w, h)
-	app.CopyBytesToJS(img.Get("data"), rgba)
-	oc.Call("putImageData", img, 0, 0)
+	sc := scratch[[2]int{w, h}]
+	if sc == nil {
+		if len(scratch) >= 8 {
+			clear(scratch)
+		}
+		sc = &scratchCanvas{canvas: app.Window().Get("document").Call("createElement", "canvas")}
+		sc.canvas.Set("width", w)
+		sc.canvas.Set("height", h)
+		sc.ctx = sc.canvas.Call("getContext", "2d")
+		sc.img = sc.ctx.Call("createImageData", w, h)
+		scratch[[2]int{w, h}] = sc
+	}
+	// putImageData replaces every pixel: nothing of the last image stays
+	app.CopyBytesToJS(sc.img.Get("data"), rgba)
+	sc.ctx.Call("putImageData", sc.img, 0, 0)
 	p.c.Set("imageSmoothingEnabled", true)
 	p.c.Set("imageSmoothingQuality", "high")
-	p.c.Call("drawImage", off, x, y, dw, dh)
+	p.c.Call("drawImage", sc.canvas, x, y, dw, dh)
 }
 
 func (p *canvasPainter) clip(x, y, w, h float64) {
@@ -145,7 +238,7 @@ func (p *canvasPainter) clip(x, y, w, h float64) {
 	p.c.Call("clip")
 }
 
-func (p *canvasPainter) unclip() { p.c.Call("restore") }
+func (p *canvasPainter) unclip() { p.restore() }
 
 // svgPainter writes SVG elements.
 type svgPainter struct {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -21,6 +22,8 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/profiler"
+	"github.com/chromedp/cdproto/tracing"
 	"github.com/chromedp/chromedp"
 
 	_ "lupilab/models/all"
@@ -333,12 +336,21 @@ var (
 // runJob starts a job on an idle page and waits until it ends; it returns
 // its wall time (s) and the long tasks that started meanwhile (ms, sorted).
 func runJob(tb testing.TB, b *browser, url string, j benchJob) (wall float64, long []float64) {
+	return runJobAround(tb, b, url, j, nil, nil)
+}
+
+// runJobAround is runJob with before called just before the job starts and
+// after just after it ended (e.g. to start and stop the profiler).
+func runJobAround(tb testing.TB, b *browser, url string, j benchJob, before, after func()) (wall float64, long []float64) {
 	tb.Helper()
 	b.open(tb, url+j.link)
 	b.waitJS(tb, poolIdle, 2*time.Minute)
 	time.Sleep(time.Second)
 	b.waitJS(tb, poolIdle, 2*time.Minute)
 	var t0 float64
+	if before != nil {
+		before()
+	}
 	b.eval(tb, `(() => { __bench.recordGrids = false; return performance.now(); })()`, &t0)
 	b.eval(tb, j.start, nil)
 	// the job has started when the pool is busy or it already ended
@@ -347,6 +359,9 @@ func runJob(tb testing.TB, b *browser, url string, j benchJob) (wall float64, lo
 	var t1 float64
 	b.eval(tb, `performance.now()`, &t1)
 	time.Sleep(300 * time.Millisecond)
+	if after != nil {
+		after()
+	}
 	var entries [][2]float64
 	b.eval(tb, `__bench.long`, &entries)
 	for _, e := range entries {
@@ -367,42 +382,38 @@ func BenchmarkWebLongTasks(bb *testing.B) {
 	defer func(d time.Duration) { browserLife = d }(browserLife)
 	browserLife = time.Hour
 	b := newBenchBrowser(bb, 1280, 900)
-	jobs := []benchJob{
-		{"training: SVM, moons n=2000, C=1000",
-			"/?data=gen:moons&n=2000&noise=0.3&seed=2&train=70&model=svm&p.gamma=2",
-			// a new C retrains (by itself or with Train when its estimate is long)
-			setFields("p-svm-C", "1000") + ` && new Promise((r) => setTimeout(() => { const t = document.getElementById("train"); if (t && !t.disabled && document.getElementById("result").dataset.state !== "busy") t.click(); r(true); }, 600))`,
-			`document.getElementById("result").dataset.state === "fresh"`},
-		{"training: GPC+ (type-II ML), lupi2d n=200",
-			"/?data=gen:lupi2d&n=200&noise=0.2&seed=2&train=70&model=svm",
-			`(() => { const s = document.getElementById("model"); s.value = "gpcplus"; s.dispatchEvent(new Event("change", {bubbles: true})); return new Promise((r) => setTimeout(() => { const t = document.getElementById("train"); if (t && !t.disabled && document.getElementById("result").dataset.state !== "busy") t.click(); r(true); }, 600)); })()`,
-			`document.getElementById("result").dataset.state === "fresh"`},
-		tuneJob,
-		compareJob,
-		{"Papers: Joint SVM experiment (quick)", "/?tab=papers",
-			`(document.getElementById("exp-run-jointsvm").click(), true)`,
-			`(document.getElementById("exp-jointsvm-table") || {}).textContent && !document.getElementById("exp-cancel")`},
-	}
+	tr := newTracer(b)
 	type row struct {
 		name      string
 		wall, max float64
 		n         int
-		over50    int
+		// from the trace: the longest task's thread time, the tasks of
+		// more than 50 ms of thread time and their sum
+		cpuMax, cpuSum float64
+		cpuN           int
 	}
 	var rows []row
-	for _, j := range jobs {
-		wall, long := runJob(bb, b, u, j)
-		r := row{name: j.name, wall: wall, n: len(long)}
-		if len(long) > 0 {
-			r.max = long[len(long)-1]
+	for _, j := range longJobs {
+		if f := os.Getenv("JOBS"); f != "" && !strings.Contains(j.name, f) {
+			continue
 		}
-		for _, d := range long {
-			if d > 50 {
-				r.over50++
+		var tasks []mainTask
+		wall, long := runJobAround(bb, b, u, j, func() { tr.start(bb) }, func() { tasks = tr.stop(bb) })
+		r := row{name: j.name, wall: wall, n: len(long), max: lastOr0(long)}
+		for _, t := range tasks {
+			r.cpuMax = math.Max(r.cpuMax, t.cpu)
+			if t.cpu > 50 {
+				r.cpuN++
+				r.cpuSum += t.cpu
 			}
 		}
 		rows = append(rows, r)
-		bb.Logf("%s: %.1f s, long tasks %v", j.name, wall, long)
+		sort.Slice(tasks, func(i, k int) bool { return tasks[i].wall > tasks[k].wall })
+		var top []string
+		for i := 0; i < len(tasks) && i < 8; i++ {
+			top = append(top, fmt.Sprintf("%.0f/%.0f", tasks[i].wall, tasks[i].cpu))
+		}
+		bb.Logf("%s: %.1f s, long tasks %v; trace: %d tasks, the longest (wall/CPU ms) %s", j.name, wall, long, len(tasks), strings.Join(top, " "))
 	}
 	// The page's own start (app.wasm compiling and starting), for the record.
 	var boot [][2]float64
@@ -418,11 +429,357 @@ func BenchmarkWebLongTasks(bb *testing.B) {
 		}
 	}
 	fmt.Printf("\nMain-thread long tasks while a job runs (issue 26.3), headless Chromium, load %s\n", loadAvg())
-	fmt.Printf("%-52s %8s %11s %14s %6s\n", "job", "wall s", "long tasks", "longest ms", "≤ 50")
+	fmt.Println("wall: PerformanceObserver long tasks (wall time, grows with the load); CPU: the trace's main-thread tasks, thread time")
+	fmt.Printf("%-52s %7s %6s %10s %6s %6s %10s %10s\n", "job", "wall s", "long", "longest ms", "≤ 50", "CPU>50", "Σ CPU ms", "max CPU ms")
 	for _, r := range rows {
-		fmt.Printf("%-52s %8.1f %11d %14.0f %6s\n", r.name, r.wall, r.n, r.max, passMiss(r.max, 50))
+		fmt.Printf("%-52s %7.1f %6d %10.0f %6s %6d %10.0f %10.0f\n", r.name, r.wall, r.n, r.max, passMiss(r.max, 50), r.cpuN, r.cpuSum, r.cpuMax)
 	}
 	fmt.Printf("(for comparison, the page's start until the app is live: longest task %.0f ms, live at %.0f ms)\n", maxBoot, ready)
+}
+
+// longJobs are the jobs of BenchmarkWebLongTasks and BenchmarkWebProfile.
+var longJobs = []benchJob{
+	{"training: SVM, moons n=2000, C=1000",
+		"/?data=gen:moons&n=2000&noise=0.3&seed=2&train=70&model=svm&p.gamma=2",
+		// a new C retrains (by itself or with Train when its estimate is long)
+		setFields("p-svm-C", "1000") + ` && new Promise((r) => setTimeout(() => { const t = document.getElementById("train"); if (t && !t.disabled && document.getElementById("result").dataset.state !== "busy") t.click(); r(true); }, 600))`,
+		`document.getElementById("result").dataset.state === "fresh"`},
+	{"training: GPC+ (type-II ML), lupi2d n=200",
+		"/?data=gen:lupi2d&n=200&noise=0.2&seed=2&train=70&model=svm",
+		`(() => { const s = document.getElementById("model"); s.value = "gpcplus"; s.dispatchEvent(new Event("change", {bubbles: true})); return new Promise((r) => setTimeout(() => { const t = document.getElementById("train"); if (t && !t.disabled && document.getElementById("result").dataset.state !== "busy") t.click(); r(true); }, 600)); })()`,
+		`document.getElementById("result").dataset.state === "fresh"`},
+	tuneJob,
+	compareJob,
+	{"Papers: Joint SVM experiment (quick)", "/?tab=papers",
+		`(document.getElementById("exp-run-jointsvm").click(), true)`,
+		`(document.getElementById("exp-jointsvm-table") || {}).textContent && !document.getElementById("exp-cancel")`},
+}
+
+// BenchmarkWebProfile records a DevTools CPU profile of the page's main
+// thread (Profiler domain, 200 µs sampling) while each job of
+// BenchmarkWebLongTasks runs, and prints where the main thread's time goes:
+// per job, its busy time (every sample but "(idle)"), its bursts of work
+// longer than 50 ms (runs of samples without an idle one: the long tasks, as
+// the profiler sees them), the share of the bursts' time under each of the
+// UI's known costs (inclusive: a sample counts for every cost on its stack)
+// and the functions with the most self time in them. Function names need a
+// UI build with its name section (build app.wasm without -ldflags=-s, as
+// `PROFILE_NAMES=1 scripts/bench-web.sh` does). JOBS=text keeps the jobs
+// whose name contains text.
+func BenchmarkWebProfile(bb *testing.B) {
+	u := startServer(bb)
+	defer func(d time.Duration) { browserLife = d }(browserLife)
+	browserLife = time.Hour
+	b := newBenchBrowser(bb, 1280, 900)
+	fmt.Printf("\nWhere the main thread's time goes while a job runs (CPU profile), headless Chromium, load %s\n", loadAvg())
+	for _, j := range longJobs {
+		if f := os.Getenv("JOBS"); f != "" && !strings.Contains(j.name, f) {
+			continue
+		}
+		var prof *profiler.Profile
+		start := func() {
+			b.run(bb, profiler.Enable(), profiler.SetSamplingInterval(200), profiler.Start())
+		}
+		stop := func() {
+			b.run(bb, chromedp.ActionFunc(func(ctx context.Context) error {
+				p, err := profiler.Stop().Do(ctx)
+				prof = p
+				return err
+			}), profiler.Disable())
+		}
+		wall, long := runJobAround(bb, b, u, j, start, stop)
+		fmt.Printf("\n%s: wall %.1f s, long tasks (observer) %d, longest %.0f ms\n", j.name, wall, len(long), lastOr0(long))
+		printProfile(prof, 50)
+	}
+}
+
+func lastOr0(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	return v[len(v)-1]
+}
+
+// profileCosts are the UI's known costs on the main thread, matched against
+// a profile's function names (Go symbols of the UI build, JS functions, and
+// V8's pseudo-frames).
+var profileCosts = []struct{ name, match string }{
+	{"JSON decode (encoding/json.Unmarshal)", "encoding/json.Unmarshal|encoding/json.(*decodeState)"},
+	{"JSON encode (encoding/json.Marshal)", "encoding/json.Marshal|encoding/json.(*encodeState)"},
+	{"message copy JS→Go (app.Submit's handler)", "lupilab/app.Submit.func"},
+	{"map decode (app.decodeMap, wire.Bin.Floats)", "lupilab/app.decodeMap|lupilab/models/wire.(*Bin).Floats"},
+	{"take a fit's part (app.(*session).takePart)", "lupilab/app.(*session).takePart"},
+	{"build a figure (app.buildFigure)", "lupilab/app.buildFigure"},
+	{"  map colours (app.scale.rgbaImage)", "lupilab/app.scale.rgbaImage"},
+	{"  colour span (app.robustSpan)", "lupilab/app.robustSpan"},
+	{"draw a figure (app.drawFigure)", "lupilab/app.drawFigure"},
+	{"  canvas helpers (web/draw.js)", "@draw.js"},
+	{"go-app render and update", "github.com/maxence-charriere/go-app/v9/pkg/app."},
+	{"Go GC (runtime.gcBgMarkWorker, gcDrain, sweep)", "runtime.gcBgMarkWorker|runtime.gcDrain|runtime.bgsweep|runtime.sweepone|runtime.gcStart|runtime.markroot"},
+	{"Go allocation (runtime.mallocgc)", "runtime.mallocgc"},
+	{"syscall/js calls (Go → JS)", "syscall/js."},
+	{"V8 garbage collector", "(garbage collector)"},
+	{"browser native (program: style, layout, paint)", "(program)"},
+}
+
+// frameName names a profile node's function (with its script for JS).
+func frameName(n *profiler.ProfileNode) string {
+	f := n.CallFrame
+	name := f.FunctionName
+	if name == "" {
+		name = "(anonymous)"
+	}
+	if f.URL != "" && !strings.HasSuffix(f.URL, ".wasm") && !strings.Contains(f.URL, "wasm://") {
+		name += " @" + f.URL[strings.LastIndex(f.URL, "/")+1:]
+	}
+	return name
+}
+
+// printProfile prints a job's main-thread profile: busy time, bursts longer
+// than burstMs, and the breakdown of those bursts.
+func printProfile(p *profiler.Profile, burstMs float64) {
+	if p == nil || len(p.Samples) == 0 {
+		fmt.Println("  (no samples)")
+		return
+	}
+	parent := map[int64]int64{}
+	byID := map[int64]*profiler.ProfileNode{}
+	for _, n := range p.Nodes {
+		byID[n.ID] = n
+		for _, c := range n.Children {
+			parent[c] = n.ID
+		}
+	}
+	// each sample lasts until the next one
+	dur := make([]float64, len(p.Samples))
+	for i := range p.Samples {
+		if i+1 < len(p.TimeDeltas) {
+			dur[i] = float64(p.TimeDeltas[i+1]) / 1000
+		}
+	}
+	idle := func(i int) bool { return byID[p.Samples[i]].CallFrame.FunctionName == "(idle)" }
+	busy := 0.0
+	var bursts [][2]int // sample ranges [from, to)
+	var burstMsList []float64
+	for i := 0; i < len(p.Samples); {
+		if idle(i) {
+			i++
+			continue
+		}
+		k, ms := i, 0.0
+		for ; k < len(p.Samples) && !idle(k); k++ {
+			ms += dur[k]
+		}
+		busy += ms
+		if ms > burstMs {
+			bursts = append(bursts, [2]int{i, k})
+			burstMsList = append(burstMsList, ms)
+		}
+		i = k
+	}
+	sort.Float64s(burstMsList)
+	total := 0.0
+	for _, ms := range burstMsList {
+		total += ms
+	}
+	fmt.Printf("  main thread busy %.0f ms; %d bursts > %.0f ms, %.0f ms in all, longest %.0f ms\n", busy, len(bursts), burstMs, total, lastOr0(burstMsList))
+	if total == 0 {
+		return
+	}
+	incl := make([]float64, len(profileCosts))
+	self, owners := map[string]float64{}, map[string]float64{}
+	longest, longestMs := -1, 0.0
+	for bi, r := range bursts {
+		ms := 0.0
+		for i := r[0]; i < r[1]; i++ {
+			ms += dur[i]
+		}
+		if ms > longestMs {
+			longest, longestMs = bi, ms
+		}
+	}
+	inLongest := map[string]float64{}
+	for bi, r := range bursts {
+		for i := r[0]; i < r[1]; i++ {
+			hit := make([]bool, len(profileCosts))
+			top := byID[p.Samples[i]]
+			self[frameName(top)] += dur[i]
+			for id, ok := p.Samples[i], true; ok; id, ok = parent[id] {
+				name := frameName(byID[id])
+				for c, pc := range profileCosts {
+					if hit[c] {
+						continue
+					}
+					for _, m := range strings.Split(pc.match, "|") {
+						if strings.HasPrefix(m, "@") && strings.HasSuffix(name, " "+m) || !strings.HasPrefix(m, "@") && strings.Contains(name, v8Name(m)) {
+							hit[c] = true
+							break
+						}
+					}
+				}
+			}
+			for c := range hit {
+				if hit[c] {
+					incl[c] += dur[i]
+				}
+			}
+			// the innermost function of the app (package lupilab/app) or,
+			// without one, of go-app on the stack
+			owner := "(no app or go-app function on the stack)"
+			for id, ok := p.Samples[i], true; ok; id, ok = parent[id] {
+				name := frameName(byID[id])
+				if strings.HasPrefix(name, "lupilab_app.") {
+					owner = name
+					break
+				}
+				if strings.HasPrefix(name, "github.com_maxence_charriere_go_app") && strings.HasPrefix(owner, "(") {
+					owner = name
+				}
+			}
+			owners[owner] += dur[i]
+			if bi == longest {
+				inLongest[owner] += dur[i]
+			}
+		}
+	}
+	fmt.Printf("  %-52s %9s %7s\n", "in those bursts, under (inclusive)", "ms", "share")
+	for c, pc := range profileCosts {
+		if incl[c] > 0 {
+			fmt.Printf("  %-52s %9.0f %6.0f%%\n", pc.name, incl[c], 100*incl[c]/total)
+		}
+	}
+	printTop("most self time in those bursts", self, total, 15)
+	printTop("innermost app (else go-app) function on the stack", owners, total, 15)
+	printTop(fmt.Sprintf("the same in the longest burst (%.0f ms)", longestMs), inLongest, longestMs, 10)
+}
+
+// printTop prints the n largest entries of ms with their share of total.
+func printTop(title string, ms map[string]float64, total float64, n int) {
+	type fn struct {
+		name string
+		ms   float64
+	}
+	var fns []fn
+	for k, v := range ms {
+		fns = append(fns, fn{k, v})
+	}
+	sort.Slice(fns, func(i, j int) bool { return fns[i].ms > fns[j].ms })
+	fmt.Printf("  %-72s %9s %7s\n", title, "ms", "share")
+	for i := 0; i < len(fns) && i < n; i++ {
+		name := fns[i].name
+		if len(name) > 72 {
+			name = name[:72]
+		}
+		fmt.Printf("  %-72s %9.0f %6.0f%%\n", name, fns[i].ms, 100*fns[i].ms/total)
+	}
+}
+
+// v8Name spells a Go symbol as V8 shows the UI build's function names
+// ("lupilab/app.(*session).takePart" → "lupilab_app.__session_.takePart").
+func v8Name(sym string) string {
+	return strings.NewReplacer("/", "_", "(*", "__", ")", "_").Replace(sym)
+}
+
+// mainTask is one top-level task of the page's main thread in a trace:
+// its wall time and its thread (CPU) time, in ms.
+type mainTask struct{ start, wall, cpu float64 }
+
+// tracer records a trace (Tracing domain: the devtools.timeline
+// categories) while a job runs and returns the main thread's top-level
+// tasks. A task's thread time does not grow when the machine is loaded and
+// the thread waits for a core, unlike its wall time (what a
+// PerformanceObserver reports): on a shared machine it is what tells one
+// build's main-thread work from another's.
+type tracer struct {
+	b      *browser
+	mu     sync.Mutex
+	events [][]byte
+	done   chan struct{}
+}
+
+func newTracer(b *browser) *tracer {
+	t := &tracer{b: b}
+	chromedp.ListenTarget(b.ctx, func(ev any) {
+		switch e := ev.(type) {
+		case *tracing.EventDataCollected:
+			t.mu.Lock()
+			for _, v := range e.Value {
+				t.events = append(t.events, []byte(v))
+			}
+			t.mu.Unlock()
+		case *tracing.EventTracingComplete:
+			t.mu.Lock()
+			if t.done != nil {
+				close(t.done)
+				t.done = nil
+			}
+			t.mu.Unlock()
+		}
+	})
+	return t
+}
+
+func (t *tracer) start(tb testing.TB) {
+	t.mu.Lock()
+	t.events, t.done = nil, make(chan struct{})
+	t.mu.Unlock()
+	t.b.run(tb, tracing.Start().WithTransferMode(tracing.TransferModeReportEvents).WithTraceConfig(&tracing.TraceConfig{
+		IncludedCategories: []string{"devtools.timeline", "disabled-by-default-devtools.timeline", "toplevel"},
+		ExcludedCategories: []string{"*"},
+	}))
+}
+
+// stop ends the trace and returns the main thread's tasks.
+func (t *tracer) stop(tb testing.TB) []mainTask {
+	t.mu.Lock()
+	done := t.done
+	t.mu.Unlock()
+	t.b.run(tb, tracing.End())
+	select {
+	case <-done:
+	case <-time.After(2 * time.Minute):
+		tb.Fatal("the trace did not complete")
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	type event struct {
+		Name string         `json:"name"`
+		Ph   string         `json:"ph"`
+		Pid  int            `json:"pid"`
+		Tid  int            `json:"tid"`
+		Ts   float64        `json:"ts"`
+		Dur  float64        `json:"dur"`
+		Tdur float64        `json:"tdur"`
+		Args map[string]any `json:"args"`
+	}
+	main := map[[2]int]bool{}
+	var evs []event
+	for _, raw := range t.events {
+		var e event
+		if json.Unmarshal(raw, &e) != nil {
+			continue
+		}
+		if e.Ph == "M" && e.Name == "thread_name" && e.Args["name"] == "CrRendererMain" {
+			main[[2]int{e.Pid, e.Tid}] = true
+		}
+		if e.Ph == "X" && (e.Name == "RunTask" || e.Name == "ThreadControllerImpl::RunTask") {
+			evs = append(evs, e)
+		}
+	}
+	// a task may be recorded twice (RunTask inside
+	// ThreadControllerImpl::RunTask): keep the outermost
+	sort.Slice(evs, func(i, j int) bool { return evs[i].Ts < evs[j].Ts || evs[i].Ts == evs[j].Ts && evs[i].Dur > evs[j].Dur })
+	var tasks []mainTask
+	end := map[[2]int]float64{}
+	for _, e := range evs {
+		th := [2]int{e.Pid, e.Tid}
+		if !main[th] || e.Ts < end[th] {
+			continue
+		}
+		end[th] = e.Ts + e.Dur
+		tasks = append(tasks, mainTask{start: e.Ts / 1000, wall: e.Dur / 1000, cpu: e.Tdur / 1000})
+	}
+	return tasks
 }
 
 // BenchmarkWebPool (issue 26.2) runs the same Tune CV grid and Compare run

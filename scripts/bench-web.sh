@@ -14,6 +14,13 @@
 #   scripts/bench-web.sh                       # everything; SMO sizes n = 1000 2000 5000
 #   BENCH=Maps SMO=0 scripts/bench-web.sh      # one table
 #   SIZES=1000,2000 REPEATS=3 scripts/bench-web.sh
+#   PROFILE_NAMES=1 BENCH=Profile SMO=0 scripts/bench-web.sh   # where the main thread's time goes
+#
+# PROFILE_NAMES=1 first rebuilds web/app.wasm with its function names (no
+# -ldflags=-s; the same code, a larger file served gzip-compressed), so that
+# BenchmarkWebProfile's CPU profiles name the Go functions; `make wasm`
+# builds the shipped one again. JOBS=text runs only the LongTasks and
+# Profile jobs whose name contains text.
 #
 # The SMO comparison's settings are those of scripts/bench-svm.sh: RBF
 # gamma = 0.1, C = 1, eps = 1e-3,
@@ -33,6 +40,9 @@ if [ ! -f "$web/node_modules/libsvm-js/dist/browser/wasm/libsvm.wasm" ] || [ ! -
 fi
 if [ ! -f web/app.wasm ] || [ ! -f web/compute.wasm ]; then
 	echo "bench-web: build the wasm first (make bench-web does, with BROTLI_Q=11)"; exit 1
+fi
+if [ "${PROFILE_NAMES:-0}" = 1 ]; then
+	GOOS=js GOARCH=wasm go build -trimpath -o web/app.wasm ./wasm/ui
 fi
 for f in web/app.wasm web/compute.wasm; do
 	echo "$f: $(stat -c %s $f) bytes raw, $(stat -c %s $f.br) bytes brotli (served), $(gzip -9 -c $f | wc -c) bytes gzip -9"

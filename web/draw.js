@@ -1,8 +1,32 @@
 // LUPI Lab's canvas helpers: the figure code (Go, app/paint.go) lays out
 // thousands of points and hands them over in one call each, as typed
-// arrays, instead of two calls a point.
+// arrays, instead of two calls a point. later() runs the figures' paints
+// one per task, after the task that changed the page.
 "use strict";
+const lupiLater = (() => {
+  // A MessageChannel message is a task of its own, run as soon as the
+  // thread is free (setTimeout would be clamped to 4 ms, and to 1 s in a
+  // background tab).
+  const queue = [];
+  const ch = new MessageChannel();
+  let posted = false;
+  ch.port1.onmessage = () => {
+    posted = false;
+    const fn = queue.shift();
+    if (queue.length) { posted = true; ch.port2.postMessage(0); }
+    if (fn) {
+      try { fn(); } catch (err) { console.error("lupiDraw.later:", err); }
+    }
+  };
+  return (fn) => {
+    queue.push(fn);
+    if (!posted) { posted = true; ch.port2.postMessage(0); }
+  };
+})();
 window.lupiDraw = {
+  // later calls fn in a task of its own, after the tasks already queued
+  // by later (one call per task, in order).
+  later: lupiLater,
   // marks draws circles (shape "circle") or squares of radius rs[i] at
   // (xs[i], ys[i]), filled and/or stroked.
   marks(c, shape, xs, ys, rs, fill, stroke, width) {

@@ -1,0 +1,68 @@
+package browsertest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// paintHooks records, before the app starts, every figure paint (the app's
+// window.__lupiFigures hook, made a Proxy) and whether it ran in the same
+// script run as another figure's paint: a flag set by a paint is cleared
+// by a microtask, which runs only once the script run that set it (a task
+// of the browser: a worker's message, a timer, a frame) has returned.
+const paintHooks = `(() => {
+  const P = (window.__paints = { draws: 0, shared: 0, ids: [] });
+  let inRun = false;
+  window.__lupiFigures = new Proxy({}, { set(t, k, v) {
+    t[k] = v;
+    P.draws++;
+    P.ids.push(String(k));
+    if (inRun) P.shared++;
+    inRun = true;
+    queueMicrotask(() => { inRun = false; });
+    return true;
+  } });
+})()`
+
+// TestFiguresPaintInTasksOfTheirOwn checks that the figures are painted each
+// in a task of its own, after the task that decoded a fit's message and
+// re-rendered the page (app/paint.go paintLater): a two-view model's fit
+// redraws both figures on each of its maps, and no two of those paints may
+// share a task (before, both ran at the end of the page's update, in one
+// long task).
+func TestFiguresPaintInTasksOfTheirOwn(t *testing.T) {
+	u := startServer(t)
+	b := newBrowser(t, 1280, 900)
+	b.run(t, chromedp.ActionFunc(func(ctx context.Context) error {
+		_, err := page.AddScriptToEvaluateOnNewDocument(paintHooks).Do(ctx)
+		return err
+	}))
+	b.run(t, chromedp.Navigate(u+"/?data=gen:twoview2d&n=120&noise=0.2&seed=2&train=70&model=svm2k"), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
+	b.waitFresh(t, 3*time.Minute)
+	b.waitMap(t, "a", time.Minute)
+	b.waitMap(t, "b", time.Minute)
+	var p struct {
+		Draws  int      `json:"draws"`
+		Shared int      `json:"shared"`
+		IDs    []string `json:"ids"`
+	}
+	b.run(t, chromedp.Evaluate(`window.__paints`, &p))
+	t.Logf("figure paints: %d (%v), sharing a task with another: %d", p.Draws, p.IDs, p.Shared)
+	seen := map[string]bool{}
+	for _, id := range p.IDs {
+		seen[id] = true
+	}
+	if !seen["plot-a"] || !seen["plot-b"] || p.Draws < 4 {
+		t.Fatalf("expected both figures painted with their maps, got %d paints: %v", p.Draws, p.IDs)
+	}
+	if p.Shared != 0 {
+		t.Errorf("%d of %d figure paints ran in the same task as another figure's paint", p.Shared, p.Draws)
+	}
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %v", errs)
+	}
+}
