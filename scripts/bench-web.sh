@@ -42,7 +42,8 @@ if [ ! -f web/app.wasm ] || [ ! -f web/compute.wasm ]; then
 	echo "bench-web: build the wasm first (make bench-web does, with BROTLI_Q=11)"; exit 1
 fi
 if [ "${PROFILE_NAMES:-0}" = 1 ]; then
-	GOOS=js GOARCH=wasm go build -trimpath -o web/app.wasm ./wasm/ui
+	go run ./scripts/uimod -out .build/ui
+	GOOS=js GOARCH=wasm go build -modfile .build/ui/go.mod -trimpath -o web/app.wasm ./wasm/ui
 fi
 for f in web/app.wasm web/compute.wasm; do
 	echo "$f: $(stat -c %s $f) bytes raw, $(stat -c %s $f.br) bytes brotli (served), $(gzip -9 -c $f | wc -c) bytes gzip -9"
