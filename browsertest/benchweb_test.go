@@ -655,23 +655,31 @@ func printProfile(p *profiler.Profile, burstMs float64) {
 
 // printTop prints the n largest entries of ms with their share of total.
 func printTop(title string, ms map[string]float64, total float64, n int) {
-	type fn struct {
-		name string
-		ms   float64
-	}
-	var fns []fn
-	for k, v := range ms {
-		fns = append(fns, fn{k, v})
-	}
-	sort.Slice(fns, func(i, j int) bool { return fns[i].ms > fns[j].ms })
+	fns := largestFirst(ms)
 	fmt.Printf("  %-72s %9s %7s\n", title, "ms", "share")
 	for i := 0; i < len(fns) && i < n; i++ {
-		name := fns[i].name
+		name := fns[i].key
 		if len(name) > 72 {
 			name = name[:72]
 		}
-		fmt.Printf("  %-72s %9.0f %6.0f%%\n", name, fns[i].ms, 100*fns[i].ms/total)
+		fmt.Printf("  %-72s %9.0f %6.0f%%\n", name, fns[i].value, 100*fns[i].value/total)
 	}
+}
+
+// keyValue is one entry of a map, for sorting.
+type keyValue[V int64 | float64] struct {
+	key   string
+	value V
+}
+
+// largestFirst lists a map's entries by decreasing value.
+func largestFirst[V int64 | float64](m map[string]V) []keyValue[V] {
+	var list []keyValue[V]
+	for k, v := range m {
+		list = append(list, keyValue[V]{k, v})
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].value > list[j].value })
+	return list
 }
 
 // v8Name spells a Go symbol as V8 shows the UI build's function names
@@ -1034,20 +1042,11 @@ func BenchmarkWebLoad(bb *testing.B) {
 	fmt.Printf("%-44s %10.2f %6.1f %5s\n", "transferred before the app is interactive", float64(before)/1e6, 2.0, passMiss(float64(before)/1e6, 2.0))
 	fmt.Printf("%-44s %10.2f %6s %5s\n", "… before the main thread is free after that", float64(beforeFree)/1e6, "", "")
 	fmt.Printf("%-44s %10.2f %6.1f %5s\n", "transferred in all (incl. pre-cache)", float64(total)/1e6, 3.5, passMiss(float64(total)/1e6, 3.5))
-	type kv struct {
-		path string
-		n    int64
-	}
-	var list []kv
-	for p, n := range per {
-		list = append(list, kv{p, n})
-	}
-	sort.Slice(list, func(i, j int) bool { return list[i].n > list[j].n })
-	for i, e := range list {
+	for i, e := range largestFirst(per) {
 		if i >= 6 {
 			break
 		}
-		fmt.Printf("  %-42s %10.3f\n", e.path, float64(e.n)/1e6)
+		fmt.Printf("  %-42s %10.3f\n", e.key, float64(e.value)/1e6)
 	}
 	fmt.Printf("%d responses (bodies as sent, compressed; headers not counted)\n", len(reqs))
 	inter := "no"
