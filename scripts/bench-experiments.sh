@@ -37,13 +37,16 @@ for c in "${configs[@]}"; do
 		for j in 1 2; do
 			s=$(date +%s.%N)
 			# shellcheck disable=SC2086
-			"$work/lupi" experiment $c -j $j -timing=false -json "$work/$name-$j.json" -tasks "$work/$name-$j-tasks.json" >/dev/null
+			"$work/lupi" experiment $c -j $j -timing=false -json "$work/$name-$j.json" >/dev/null
 			t=$(echo "$(date +%s.%N) - $s" | bc)
 			if [ $j = 1 ]; then j1+=("$t"); else j2+=("$t"); fi
 		done
 	done
 	same=yes
 	cmp -s "$work/$name-1.json" "$work/$name-2.json" || same=NO
+	# one more -j 1 run with timings: the tasks' times and stages for the projection
+	# shellcheck disable=SC2086
+	"$work/lupi" experiment $c -j 1 -tasks "$work/$name-1-tasks.json" >/dev/null
 	"$PY" - "$c" "$work/$name-1-tasks.json" "${j1[*]}" "${j2[*]}" "$same" <<'PYEOF'
 import json, statistics, sys
 conf, tasks, j1, j2, same = sys.argv[1:]
@@ -68,4 +71,4 @@ m1, m2 = statistics.median(j1), statistics.median(j2)
 print(f"{conf:34s} {m1:8.1f} {m2:8.1f} {m1 / m2:7.2f}× {proj[8]:8.1f}× {proj[16]:8.1f}×  {same}")
 PYEOF
 done
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); -j 1 and -j 2 in turn, ROUNDS=$ROUNDS, medians; projections from the last -j 1 run's task times"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); -j 1 and -j 2 in turn, ROUNDS=$ROUNDS, medians; projections from a further -j 1 run's task times"
