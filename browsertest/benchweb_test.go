@@ -535,6 +535,105 @@ func frameName(n *profiler.ProfileNode) string {
 	return name
 }
 
+// profileSamples is a CPU profile read for attribution: each sample's
+// node, its duration (until the next sample) and the call tree upwards.
+type profileSamples struct {
+	p      *profiler.Profile
+	byID   map[int64]*profiler.ProfileNode
+	parent map[int64]int64
+	dur    []float64 // ms
+}
+
+func newProfileSamples(p *profiler.Profile) *profileSamples {
+	ps := &profileSamples{p: p, byID: map[int64]*profiler.ProfileNode{}, parent: map[int64]int64{}, dur: make([]float64, len(p.Samples))}
+	for _, n := range p.Nodes {
+		ps.byID[n.ID] = n
+		for _, c := range n.Children {
+			ps.parent[c] = n.ID
+		}
+	}
+	for i := range p.Samples {
+		if i+1 < len(p.TimeDeltas) {
+			ps.dur[i] = float64(p.TimeDeltas[i+1]) / 1000
+		}
+	}
+	return ps
+}
+
+func (ps *profileSamples) idle(i int) bool {
+	return ps.byID[ps.p.Samples[i]].CallFrame.FunctionName == "(idle)"
+}
+
+// stack lists sample i's frame names, innermost first.
+func (ps *profileSamples) stack(i int) []string {
+	var names []string
+	for id, ok := ps.p.Samples[i], true; ok; id, ok = ps.parent[id] {
+		names = append(names, frameName(ps.byID[id]))
+	}
+	return names
+}
+
+// bursts returns the runs of non-idle samples longer than burstMs (sample
+// ranges [from, to) and their lengths) and the busy time in all.
+func (ps *profileSamples) bursts(burstMs float64) (ranges [][2]int, lengths []float64, busy float64) {
+	for i := 0; i < len(ps.p.Samples); {
+		if ps.idle(i) {
+			i++
+			continue
+		}
+		k, ms := i, 0.0
+		for ; k < len(ps.p.Samples) && !ps.idle(k); k++ {
+			ms += ps.dur[k]
+		}
+		busy += ms
+		if ms > burstMs {
+			ranges = append(ranges, [2]int{i, k})
+			lengths = append(lengths, ms)
+		}
+		i = k
+	}
+	return ranges, lengths, busy
+}
+
+// costsHit says which of profileCosts a stack falls under.
+func costsHit(stack []string) []bool {
+	hit := make([]bool, len(profileCosts))
+	for _, name := range stack {
+		for c, pc := range profileCosts {
+			if !hit[c] && costMatches(pc.match, name) {
+				hit[c] = true
+			}
+		}
+	}
+	return hit
+}
+
+// costMatches says whether a frame name matches a profileCosts pattern:
+// alternatives separated by |, "@file" for a script's file.
+func costMatches(match, name string) bool {
+	for _, m := range strings.Split(match, "|") {
+		if strings.HasPrefix(m, "@") && strings.HasSuffix(name, " "+m) || !strings.HasPrefix(m, "@") && strings.Contains(name, v8Name(m)) {
+			return true
+		}
+	}
+	return false
+}
+
+// stackOwner is the innermost function of the app (package lupilab/app)
+// on a stack or, without one, the innermost of go-app.
+func stackOwner(stack []string) string {
+	owner := "(no app or go-app function on the stack)"
+	for _, name := range stack {
+		if strings.HasPrefix(name, "lupilab_app.") {
+			return name
+		}
+		if strings.HasPrefix(name, "github.com_maxence_charriere_go_app") && strings.HasPrefix(owner, "(") {
+			owner = name
+		}
+	}
+	return owner
+}
+
 // printProfile prints a job's main-thread profile: busy time, bursts longer
 // than burstMs, and the breakdown of those bursts.
 func printProfile(p *profiler.Profile, burstMs float64) {
@@ -542,103 +641,37 @@ func printProfile(p *profiler.Profile, burstMs float64) {
 		fmt.Println("  (no samples)")
 		return
 	}
-	parent := map[int64]int64{}
-	byID := map[int64]*profiler.ProfileNode{}
-	for _, n := range p.Nodes {
-		byID[n.ID] = n
-		for _, c := range n.Children {
-			parent[c] = n.ID
-		}
-	}
-	// each sample lasts until the next one
-	dur := make([]float64, len(p.Samples))
-	for i := range p.Samples {
-		if i+1 < len(p.TimeDeltas) {
-			dur[i] = float64(p.TimeDeltas[i+1]) / 1000
-		}
-	}
-	idle := func(i int) bool { return byID[p.Samples[i]].CallFrame.FunctionName == "(idle)" }
-	busy := 0.0
-	var bursts [][2]int // sample ranges [from, to)
-	var burstMsList []float64
-	for i := 0; i < len(p.Samples); {
-		if idle(i) {
-			i++
-			continue
-		}
-		k, ms := i, 0.0
-		for ; k < len(p.Samples) && !idle(k); k++ {
-			ms += dur[k]
-		}
-		busy += ms
-		if ms > burstMs {
-			bursts = append(bursts, [2]int{i, k})
-			burstMsList = append(burstMsList, ms)
-		}
-		i = k
-	}
-	sort.Float64s(burstMsList)
-	total := 0.0
-	for _, ms := range burstMsList {
-		total += ms
-	}
-	fmt.Printf("  main thread busy %.0f ms; %d bursts > %.0f ms, %.0f ms in all, longest %.0f ms\n", busy, len(bursts), burstMs, total, lastOr0(burstMsList))
-	if total == 0 {
-		return
-	}
-	incl := make([]float64, len(profileCosts))
-	self, owners := map[string]float64{}, map[string]float64{}
+	ps := newProfileSamples(p)
+	ranges, lengths, busy := ps.bursts(burstMs)
 	longest, longestMs := -1, 0.0
-	for bi, r := range bursts {
-		ms := 0.0
-		for i := r[0]; i < r[1]; i++ {
-			ms += dur[i]
-		}
+	total := 0.0
+	for bi, ms := range lengths {
+		total += ms
 		if ms > longestMs {
 			longest, longestMs = bi, ms
 		}
 	}
-	inLongest := map[string]float64{}
-	for bi, r := range bursts {
+	sorted := append([]float64(nil), lengths...)
+	sort.Float64s(sorted)
+	fmt.Printf("  main thread busy %.0f ms; %d bursts > %.0f ms, %.0f ms in all, longest %.0f ms\n", busy, len(ranges), burstMs, total, lastOr0(sorted))
+	if total == 0 {
+		return
+	}
+	incl := make([]float64, len(profileCosts))
+	self, owners, inLongest := map[string]float64{}, map[string]float64{}, map[string]float64{}
+	for bi, r := range ranges {
 		for i := r[0]; i < r[1]; i++ {
-			hit := make([]bool, len(profileCosts))
-			top := byID[p.Samples[i]]
-			self[frameName(top)] += dur[i]
-			for id, ok := p.Samples[i], true; ok; id, ok = parent[id] {
-				name := frameName(byID[id])
-				for c, pc := range profileCosts {
-					if hit[c] {
-						continue
-					}
-					for _, m := range strings.Split(pc.match, "|") {
-						if strings.HasPrefix(m, "@") && strings.HasSuffix(name, " "+m) || !strings.HasPrefix(m, "@") && strings.Contains(name, v8Name(m)) {
-							hit[c] = true
-							break
-						}
-					}
+			stack := ps.stack(i)
+			self[stack[0]] += ps.dur[i]
+			for c, h := range costsHit(stack) {
+				if h {
+					incl[c] += ps.dur[i]
 				}
 			}
-			for c := range hit {
-				if hit[c] {
-					incl[c] += dur[i]
-				}
-			}
-			// the innermost function of the app (package lupilab/app) or,
-			// without one, of go-app on the stack
-			owner := "(no app or go-app function on the stack)"
-			for id, ok := p.Samples[i], true; ok; id, ok = parent[id] {
-				name := frameName(byID[id])
-				if strings.HasPrefix(name, "lupilab_app.") {
-					owner = name
-					break
-				}
-				if strings.HasPrefix(name, "github.com_maxence_charriere_go_app") && strings.HasPrefix(owner, "(") {
-					owner = name
-				}
-			}
-			owners[owner] += dur[i]
+			owner := stackOwner(stack)
+			owners[owner] += ps.dur[i]
 			if bi == longest {
-				inLongest[owner] += dur[i]
+				inLongest[owner] += ps.dur[i]
 			}
 		}
 	}
