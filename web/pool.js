@@ -73,8 +73,9 @@ const lupiPool = (() => {
   // chose to keep them for offline use (Advanced; local storage
   // lupilab.offlineData) — without competing with the UI's own first load.
   function precache() {
-    post("lupi-precache");
-    if (localStorage.getItem(OFFLINE_DATA_KEY) === "true") post("lupi-precache-datasets");
+    const later = () => {}; // no service worker yet: the next visit caches them
+    post("lupi-precache").catch(later);
+    if (localStorage.getItem(OFFLINE_DATA_KEY) === "true") post("lupi-precache-datasets").catch(later);
   }
 
   // keepDatasets asks the service worker to cache every sample dataset
