@@ -429,7 +429,7 @@ func (s *session) takePart(m wire.Message, set Settings, key string, w Affinity)
 	}
 	if p.Fit != nil {
 		s.shown = &shown{set: set, key: key, res: p.Fit, maps: map[string]*mapView{}, worker: w, at: time.Now()}
-		exposeResult(p.Fit)
+		exposeResult(p.Fit, set)
 	}
 	if p.Grid != nil && s.shown != nil && s.shown.key == key {
 		mv, err := decodeMap(p.Grid, bin)
@@ -496,14 +496,15 @@ func (s *session) errorFor() string {
 	return ""
 }
 
-// exposeResult sets window.__lupiResult = {model, params} (the parameters
-// the result on screen used, data-dependent widths included): a hook for
-// the browser tests, which compare with the CLI.
-func exposeResult(r *wire.FitResult) {
+// exposeResult sets window.__lupiResult = {model, params, ...} (the
+// parameters the result on screen used, data-dependent widths included, and
+// the point edits it was trained on): a hook for the browser tests, which
+// compare with the CLI and wait for the result of their own edit.
+func exposeResult(r *wire.FitResult, set Settings) {
 	if runtime.GOOS != "js" {
 		return
 	}
-	b, _ := json.Marshal(map[string]any{"model": r.Model, "params": r.Params, "objective": r.Report.Objective,
+	b, _ := json.Marshal(map[string]any{"model": r.Model, "params": r.Params, "objective": r.Report.Objective, "edits": EncodeEdits(set.Edits),
 		"train": map[string]any{"x": r.Plot.Train.X, "y": r.Plot.Train.Y, "row": r.Plot.Train.Row, "difficulty": r.Plot.Train.Difficulty}})
 	app.Window().Set("__lupiResult", app.Window().Get("JSON").Call("parse", string(b)))
 }

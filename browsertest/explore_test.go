@@ -49,7 +49,7 @@ func TestCanvasEditing(t *testing.T) {
 	px, py := pixelOf(t, b, -1.5, -1.5)
 	b.run(t, chromedp.MouseClickXY(px, py))
 	b.waitJS(t, `location.search.includes("edits=a")`, 20*time.Second)
-	b.waitFresh(t, 2*time.Minute)
+	b.waitEditsFitted(t, 2*time.Minute)
 	var rows []int
 	b.run(t, chromedp.Evaluate(`window.__lupiResult.train.row`, &rows))
 	added := false
@@ -78,7 +78,7 @@ func TestCanvasEditing(t *testing.T) {
 	}
 	b.run(t, input.DispatchMouseEvent(input.MouseReleased, tx, ty).WithButton(input.Left).WithClickCount(1))
 	b.waitJS(t, fmt.Sprintf(`location.search.includes("m%d%%2C")`, rows[0]), 20*time.Second)
-	b.waitFresh(t, 2*time.Minute)
+	b.waitEditsFitted(t, 2*time.Minute)
 	var nx, ny []float64
 	var nrows []int
 	b.run(t, chromedp.Evaluate(`window.__lupiResult.train.x`, &nx), chromedp.Evaluate(`window.__lupiResult.train.y`, &ny), chromedp.Evaluate(`window.__lupiResult.train.row`, &nrows))
@@ -106,7 +106,7 @@ func TestCanvasEditing(t *testing.T) {
 	hx, hy := pixelOf(t, b, nx[easy], ny[easy])
 	b.run(t, chromedp.MouseClickXY(hx, hy))
 	b.waitJS(t, `location.search.includes("edits=") && decodeURIComponent(location.search).includes(";h")`, 20*time.Second)
-	b.waitFresh(t, 2*time.Minute)
+	b.waitEditsFitted(t, 2*time.Minute)
 	if after := b.jsString(t, `window.__lupiResult.objective`); after == objBefore {
 		t.Errorf("the difficulty brush did not change the SVM2+ fit (objective %s)", after)
 	}

@@ -277,6 +277,15 @@ func (b *browser) waitFresh(t testing.TB, timeout time.Duration) {
 	t.Fatalf("no fresh result within %v", timeout)
 }
 
+// waitEditsFitted waits until the result on screen was trained on the point
+// edits the address shows (the address changes at once, the result a fit
+// later: a plain waitFresh could still see the previous result).
+func (b *browser) waitEditsFitted(t testing.TB, timeout time.Duration) {
+	t.Helper()
+	b.waitJS(t, `(window.__lupiResult||{}).edits === (new URLSearchParams(location.search).get("edits")||"")`, timeout)
+	b.waitFresh(t, timeout)
+}
+
 // waitMap waits until the figure plot-<view> shows its full-resolution map.
 func (b *browser) waitMap(t testing.TB, view string, timeout time.Duration) map[string]any {
 	t.Helper()
