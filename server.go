@@ -138,7 +138,7 @@ func newSite(webDir, base string) (*site, error) {
 	}
 	// The version is a hash of what the browser runs, so a restart is not an
 	// update and a new build is.
-	for _, f := range []string{"style.css", "datasets/index.json", "wasm_exec.js", "boot.js", "pool.js", "draw.js", "worker.js"} {
+	for _, f := range []string{"style.css", "datasets/index.json", "wasm_exec.js", "boot.js", "pool.js", "draw.js", "worker.js", "compile.js"} {
 		b, _ := fs.ReadFile(web, f)
 		h.Write(b)
 	}
@@ -149,6 +149,13 @@ func newSite(webDir, base string) (*site, error) {
 		"/manifest.webmanifest": true, "/app.css": true, "/manifest.json": true}
 	for _, p := range ui.Pages() {
 		s.pages[p] = true
+	}
+	// app.js is patched to compile app.wasm in a worker (appjs.go): check
+	// now that go-app's text still matches, rather than on a visitor's load.
+	rec := httptest.NewRecorder()
+	s.goapp.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app.js", nil))
+	if _, err := patchAppJS(rec.Body.Bytes()); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
@@ -174,7 +181,7 @@ func handler(version string, cacheable []string, base string) *app.Handler {
 		// pool.js runs the compute workers (web/worker.js with compute.wasm).
 		Scripts: []string{"/web/boot.js", "/web/pool.js", "/web/draw.js"},
 		CacheableResources: append([]string{
-			"/web/style.css", "/web/icon.svg", "/web/boot.js", "/web/pool.js", "/web/draw.js", "/web/worker.js", "/web/wasm_exec.js", "/web/compute.wasm",
+			"/web/style.css", "/web/icon.svg", "/web/boot.js", "/web/pool.js", "/web/draw.js", "/web/worker.js", "/web/compile.js", "/web/wasm_exec.js", "/web/compute.wasm",
 		}, cacheable...),
 		Version:                 version,
 		WasmContentLengthHeader: "X-Wasm-Content-Length",
@@ -264,6 +271,15 @@ func (s *site) servePage(w http.ResponseWriter, r *http.Request) {
 	rec := httptest.NewRecorder()
 	s.goapp.ServeHTTP(rec, r)
 	body := rec.Body.Bytes()
+	if r.URL.Path == "/app.js" && rec.Code == http.StatusOK {
+		b, err := patchAppJS(body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		body = b
+		rec.Header().Del("Content-Length")
+	}
 	if strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") {
 		body = bytes.ReplaceAll(body, []byte(lockedViewport), []byte(zoomViewport))
 		rec.Header().Del("Content-Length")
@@ -492,6 +508,17 @@ func exportStatic(dir, webDir, base string) error {
 	if err := app.GenerateStaticWebsite(dir, s.goapp, ui.Pages()...); err != nil {
 		return err
 	}
+	appJS := filepath.Join(dir, "app.js")
+	b, err := os.ReadFile(appJS)
+	if err != nil {
+		return err
+	}
+	if b, err = patchAppJS(b); err != nil {
+		return err
+	}
+	if err := os.WriteFile(appJS, b, 0o644); err != nil {
+		return err
+	}
 	// Allow zooming in the exported pages too (see servePage).
 	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") {
@@ -530,7 +557,7 @@ func exportStatic(dir, webDir, base string) error {
 	if err != nil {
 		return err
 	}
-	b, err := fs.ReadFile(s.web, "wasm_exec.js")
+	b, err = fs.ReadFile(s.web, "wasm_exec.js")
 	if err != nil {
 		return err
 	}

@@ -446,3 +446,40 @@ func TestComputeWasmServed(t *testing.T) {
 		}
 	}
 }
+
+// TestAppJSCompilesInAWorker: the served and the exported app.js load
+// app.wasm through lupiInstantiate (compiled by web/compile.js in a worker),
+// with the address under the site's base, and keep go-app's own loading as
+// the fallback; the loader worker is cached for offline use.
+func TestAppJSCompilesInAWorker(t *testing.T) {
+	s, err := newSite(testWeb(t), "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest("GET", "/app.js", nil))
+	served := rec.Body.String()
+	out := t.TempDir()
+	if err := exportStatic(out, testWeb(t), "/lupi/"); err != nil {
+		t.Fatal(err)
+	}
+	exported, _ := os.ReadFile(filepath.Join(out, "app.js"))
+	worker, _ := os.ReadFile(filepath.Join(out, "app-worker.js"))
+	for name, c := range map[string]struct{ js, url string }{"served": {served, `"/web/app.wasm"`}, "exported": {string(exported), `"/lupi/web/app.wasm"`}} {
+		if want := "const wasm = await lupiInstantiate(" + c.url + ", showProgress, go.importObject, instantiateStreaming);"; !strings.Contains(c.js, want) {
+			t.Errorf("%s app.js does not load app.wasm through lupiInstantiate (want %s)", name, want)
+		}
+		if !strings.Contains(c.js, "async function lupiInstantiate(") || !strings.Contains(c.js, `new URL("compile.js", wasmURL)`) {
+			t.Errorf("%s app.js lacks lupiInstantiate", name)
+		}
+		if strings.Count(c.js, "fetchWithProgress(") != 2 { // go-app's definition, and lupiInstantiate's fallback
+			t.Errorf("%s app.js calls fetchWithProgress %d times", name, strings.Count(c.js, "fetchWithProgress("))
+		}
+	}
+	if !bytes.Contains(worker, []byte("/lupi/web/compile.js")) {
+		t.Error("the service worker does not cache web/compile.js")
+	}
+	if _, err := patchAppJS([]byte("go-app changed")); err == nil {
+		t.Error("patchAppJS accepted an app.js without go-app's loading code")
+	}
+}

@@ -472,6 +472,24 @@ func BenchmarkWebProfile(bb *testing.B) {
 	browserLife = time.Hour
 	b := newBenchBrowser(bb, 1280, 900)
 	fmt.Printf("\nWhere the main thread's time goes while a job runs (CPU profile), headless Chromium, load %s\n", loadAvg())
+	if f := os.Getenv("JOBS"); f == "" || strings.Contains("first visit", f) {
+		// The first visit: from navigation until the page is live and its
+		// first fit is on screen (app.wasm's start is in here).
+		var prof *profiler.Profile
+		b.run(bb, chromedp.Navigate("about:blank"), profiler.Enable(), profiler.SetSamplingInterval(200), profiler.Start())
+		t0 := time.Now()
+		b.open(bb, u+"/")
+		b.waitFresh(bb, 2*time.Minute)
+		b.waitJS(bb, poolIdle, 2*time.Minute)
+		wall := time.Since(t0).Seconds()
+		b.run(bb, chromedp.ActionFunc(func(ctx context.Context) error {
+			p, err := profiler.Stop().Do(ctx)
+			prof = p
+			return err
+		}), profiler.Disable())
+		fmt.Printf("\nfirst visit (until the first fit is on screen): wall %.1f s\n", wall)
+		printProfile(prof, 50)
+	}
 	for _, j := range longJobs {
 		if f := os.Getenv("JOBS"); f != "" && !strings.Contains(j.name, f) {
 			continue

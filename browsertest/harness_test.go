@@ -290,8 +290,9 @@ func (b *browser) waitEditsFitted(t testing.TB, timeout time.Duration) {
 func (b *browser) waitMap(t testing.TB, view string, timeout time.Duration) map[string]any {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
+	var info map[string]any
 	for time.Now().Before(deadline) {
-		var info map[string]any
+		info = nil
 		chromedp.Run(b.ctx, chromedp.Evaluate(`(window.__lupiFigures||{})["plot-`+view+`"]||null`, &info))
 		if info != nil && info["hasMap"] == true && info["preview"] == false && info["stale"] == false {
 			return info
@@ -299,6 +300,11 @@ func (b *browser) waitMap(t testing.TB, view string, timeout time.Duration) map[
 		time.Sleep(100 * time.Millisecond)
 	}
 	b.screenshot(t, "timeout-map-"+view)
-	t.Fatalf("no full-resolution map in plot-%s within %v", view, timeout)
+	var page map[string]any
+	chromedp.Run(b.ctx, chromedp.Evaluate(`(() => { const f = document.getElementById("fig-`+view+`");
+		return {figClass: f ? f.className : "(none)", refining: !!(f && f.querySelector(".refining")), state: (document.getElementById("result")||{dataset:{}}).dataset.state,
+			pool: window.lupiPool ? lupiPool.stats() : null, poolLog: (window.__lupiPoolLog||[]).slice(-12)}; })()`, &page))
+	delete(info, "frame")
+	t.Fatalf("no full-resolution map in plot-%s within %v; the figure's last paint: %v; the page: %v", view, timeout, info, page)
 	return nil
 }

@@ -182,3 +182,32 @@ func TestSameResultsWithOneOrTwoWorkers(t *testing.T) {
 		t.Errorf("the comparison differs between 1 and 2 workers:\n%s\n%s", compares[0], compares[1])
 	}
 }
+
+// TestComputeWorkerReportsLoadFailures: the first worker fetches and
+// compiles compute.wasm itself (the main thread never decodes it) and sends
+// the module back; when the address is missing or is not WebAssembly it
+// sends the reason instead, which the pool shows as "could not load the
+// compute engine".
+func TestComputeWorkerReportsLoadFailures(t *testing.T) {
+	url := startServer(t)
+	b := newBrowser(t, 1280, 900)
+	b.open(t, url+"/")
+	init := func(file string) map[string]any {
+		var got map[string]any
+		b.run(t, chromedp.Evaluate(fmt.Sprintf(`new Promise((resolve) => {
+			const w = new Worker("/web/worker.js");
+			w.onmessage = (e) => { w.terminate(); resolve({kind: e.data.kind, body: e.data.body || "", module: e.data.module instanceof WebAssembly.Module}); };
+			w.postMessage({v: 1, id: 0, kind: "init", url: location.origin + %q});
+		})`, file), &got, awaitPromise))
+		return got
+	}
+	if got := init("/web/compute.wasm"); got["kind"] != "module" || got["module"] != true {
+		t.Errorf("compute.wasm: the worker answered %v, want the compiled module", got)
+	}
+	for file, want := range map[string]string{"/web/no-such.wasm": "404", "/web/style.css": "CompileError"} {
+		got := init(file)
+		if got["kind"] != "module" || got["module"] == true || !strings.Contains(fmt.Sprint(got["body"]), want) {
+			t.Errorf("%s: the worker answered %v, want a module message whose reason says %s", file, got, want)
+		}
+	}
+}

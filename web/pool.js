@@ -1,8 +1,9 @@
 // LUPI Lab's pool of compute workers (web/worker.js running compute.wasm).
 // The UI (app.wasm, on the main thread) never computes: it submits jobs
 // here, and each job runs in one worker. The pool
-//   - compiles compute.wasm once (off the main thread) and hands the
-//     compiled module to each worker it starts;
+//   - has its first worker fetch and compile compute.wasm (so the main
+//     thread never decodes the module's bytes), which sends the compiled
+//     module back; every later worker is handed that module;
 //   - starts workers on demand, up to its size (navigator.hardwareConcurrency,
 //     capped at 4, overridable);
 //   - runs one job per worker at a time, interactive jobs first, a job with
@@ -40,32 +41,36 @@ const lupiPool = (() => {
     if (log.length > 200) log.shift();
   }
 
-  // start begins fetching and compiling compute.wasm and starts the first
-  // worker. opts: {wasm, worker, version, size}.
+  // start starts the first worker, which fetches and compiles
+  // compute.wasm and sends the compiled module back (receive, "module").
+  // opts: {wasm, worker, version, size}.
   function start(opts) {
     if (compiling) return;
-    wasmURL = opts.wasm;
+    wasmURL = new URL(opts.wasm, document.baseURI).href;
     workerURL = opts.worker;
     version = opts.version || 1;
     if (opts.size > 0) size = Math.min(MAX_SIZE, opts.size);
-    const compile = WebAssembly.compileStreaming
-      ? WebAssembly.compileStreaming(fetch(wasmURL))
-      : fetch(wasmURL).then((r) => r.arrayBuffer()).then((b) => WebAssembly.compile(b));
-    compiling = compile.then(
-      (m) => {
-        module = m;
-        note("compiled");
-        spawn();
-        pump();
-        precache();
-      },
-      (err) => {
-        moduleError = "could not load the compute engine (" + wasmURL + "): " + err;
-        note("compile failed");
-        for (const job of Array.from(queue)) finish(job, "error", JSON.stringify({ kind: "internal", message: moduleError }), []);
-        queue.length = 0;
-      },
-    );
+    compiling = true;
+    note("compile in worker");
+    spawn();
+  }
+
+  // compiled takes the module the first worker compiled, or its error.
+  function compiled(m) {
+    if (module || moduleError) return;
+    if (m.module) {
+      module = m.module;
+      note("compiled");
+      pump();
+      precache();
+      return;
+    }
+    let why = "unknown error";
+    try { why = JSON.parse(m.body).message; } catch (err) { /* keep the default */ }
+    moduleError = "could not load the compute engine (" + wasmURL + "): " + why;
+    note("compile failed");
+    for (const job of Array.from(queue)) finish(job, "error", JSON.stringify({ kind: "internal", message: moduleError }), []);
+    queue.length = 0;
   }
 
   // precache asks the service worker to cache what it left for after the
@@ -108,8 +113,10 @@ const lupiPool = (() => {
     });
   }
 
+  // spawn starts one more worker: the first one before the module is
+  // compiled (it compiles it), the others once it is.
   function spawn() {
-    if (!module || workers.length >= size) return null;
+    if ((!module && workers.length > 0) || workers.length >= size) return null;
     const slot = { index: workers.length, gen: ++generation, job: null, ready: false, started: performance.now() };
     attach(slot);
     workers.push(slot);
@@ -128,7 +135,9 @@ const lupiPool = (() => {
       e.preventDefault();
       died(slot, "the compute engine failed: " + (e.message || "unknown error"));
     };
-    w.postMessage({ v: version, id: 0, kind: "init", module: module });
+    // with the compiled module when there is one, else the address to
+    // compile it from
+    w.postMessage(module ? { v: version, id: 0, kind: "init", module: module } : { v: version, id: 0, kind: "init", url: wasmURL });
   }
 
   function replace(slot) {
@@ -149,6 +158,10 @@ const lupiPool = (() => {
 
   function receive(slot, m) {
     if (!m) return;
+    if (m.kind === "module") {
+      compiled(m);
+      return;
+    }
     if (m.kind === "hello") {
       slot.ready = true;
       note("ready " + slot.index);

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+)
+
+// go-app's app.js fetches and compiles app.wasm on the page's main thread
+// (instantiateStreaming over a JavaScript stream that counts the bytes), so
+// decoding the UI build's 7 MB is main-thread work before the app can start.
+// patchAppJS hands that to a worker (web/compile.js), which compiles the
+// module and posts it back; the page only instantiates it. When the worker
+// cannot run, lupiInstantiate falls back to go-app's own way. The patch
+// matches go-app v9.8.0's text exactly and fails loudly when it changes.
+
+var (
+	appJSLoadStart = []byte("const wasm = await instantiateStreaming(\n      fetchWithProgress(")
+	appJSLoadEnd   = []byte(", showProgress),\n      go.importObject\n    );")
+)
+
+// lupiInstantiate is appended to app.js (function declarations are hoisted,
+// so goappInitWebAssembly, called near the top, can use it).
+const lupiInstantiate = `
+
+// -----------------------------------------------------------------------------
+// LUPI Lab: compile app.wasm in a worker (web/compile.js, next to app.wasm)
+// -----------------------------------------------------------------------------
+async function lupiInstantiate(url, showProgress, importObject, instantiateStreaming) {
+  const wasmURL = new URL(url, document.baseURI).href;
+  let module = null;
+  try {
+    module = await new Promise((resolve, reject) => {
+      const w = new Worker(new URL("compile.js", wasmURL).href);
+      w.onmessage = (e) => {
+        const m = e.data || {};
+        if (m.progress !== undefined) {
+          showProgress(m.progress);
+          return;
+        }
+        w.terminate();
+        if (m.module) resolve(m.module);
+        else reject(new Error(m.error || "no module"));
+      };
+      w.onerror = (e) => {
+        e.preventDefault();
+        w.terminate();
+        reject(new Error(e.message || "the loader worker failed"));
+      };
+      w.postMessage({ url: wasmURL });
+    });
+  } catch (err) {
+    console.warn("LUPI Lab: compiling app.wasm in a worker failed (" + err + "); compiling it here");
+    return instantiateStreaming(fetchWithProgress(url, showProgress), importObject);
+  }
+  return { module: module, instance: await WebAssembly.instantiate(module, importObject) };
+}
+`
+
+// patchAppJS rewrites go-app's app.js to load app.wasm through
+// lupiInstantiate.
+func patchAppJS(js []byte) ([]byte, error) {
+	i := bytes.Index(js, appJSLoadStart)
+	if i < 0 {
+		return nil, errors.New("app.js: go-app's wasm loading code was not found (a go-app upgrade? see appjs.go)")
+	}
+	j := bytes.Index(js[i:], appJSLoadEnd)
+	if j < 0 {
+		return nil, errors.New("app.js: the end of go-app's wasm loading code was not found (see appjs.go)")
+	}
+	url := js[i+len(appJSLoadStart) : i+j]
+	var out bytes.Buffer
+	out.Write(js[:i])
+	out.WriteString("const wasm = await lupiInstantiate(")
+	out.Write(url)
+	out.WriteString(", showProgress, go.importObject, instantiateStreaming);")
+	out.Write(js[i+j+len(appJSLoadEnd):])
+	out.WriteString(lupiInstantiate)
+	return out.Bytes(), nil
+}

@@ -1,0 +1,45 @@
+// LUPI Lab's loader worker: it fetches and compiles app.wasm (the UI build)
+// so that the page's main thread does not decode its bytes, and sends the
+// compiled module back. app.js (go-app's loader, with lupiInstantiate added
+// by the server) starts it with {url} and receives {progress} (0–100) while
+// the bytes arrive, then {module} or {error}. The fetched response itself
+// goes to compileStreaming (a copy is read for the progress), so the browser
+// can keep the compiled code for the next visit.
+"use strict";
+
+self.onmessage = async (event) => {
+  const url = event.data && event.data.url;
+  try {
+    const resp = await fetch(url);
+    if (!resp.ok) throw new Error(url + ": " + resp.status + " " + resp.statusText);
+    // The raw size (the server sends it beside a compressed body).
+    const total = parseInt(resp.headers.get("X-Wasm-Content-Length") || resp.headers.get("Content-Length") || "0", 10);
+    const copy = resp.clone();
+    (async () => {
+      const reader = copy.body.getReader();
+      let loaded = 0;
+      let shown = -1;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        loaded += value.byteLength;
+        const p = total > 0 ? Math.min(100, Math.floor((loaded * 100) / total)) : 0;
+        if (p !== shown) {
+          shown = p;
+          self.postMessage({ progress: p });
+        }
+      }
+    })().catch(() => {}); // the progress is only shown
+    let module;
+    try {
+      module = await WebAssembly.compileStreaming(resp);
+    } catch (err) {
+      // a server without the application/wasm type: compile the bytes
+      if (!(err instanceof TypeError)) throw err;
+      module = await WebAssembly.compile(await (await fetch(url)).arrayBuffer());
+    }
+    self.postMessage({ module: module });
+  } catch (err) {
+    self.postMessage({ error: String(err) });
+  }
+};
