@@ -142,6 +142,7 @@ func newSite(webDir, base string) (*site, error) {
 		b, _ := fs.ReadFile(web, f)
 		h.Write(b)
 	}
+	h.Write([]byte(lupiInstantiate)) // app.js's patch (appjs.go)
 	version := hex.EncodeToString(h.Sum(nil))[:12]
 	s := &site{web: web, version: version, wasm: assets, gz: map[string]gzEntry{}}
 	s.goapp = handler(version, datasetResources(web), base)
