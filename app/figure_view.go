@@ -29,6 +29,9 @@ type Figure struct {
 	layout  figLayout
 	ptr     *pointerState
 	draws   int
+	// fmEdits are the point edits of the result fm was built from (the
+	// test hook says them, so tests can wait for their edit's picture).
+	fmEdits string
 }
 
 func (f *Figure) id() string { return "plot-" + lowerView(f.View) }
@@ -103,6 +106,7 @@ func (f *Figure) Render() app.UI {
 	if f.Key != f.fmKey || f.fm == nil {
 		s.in.init()
 		f.fm, f.fmKey = buildFigure(sh, maps, fitted, f.View, s.tagShown, s.layerPick, s.in.zoom[f.View], s.zoomMapFor(f.View), s.in.tool == toolHard), f.Key
+		f.fmEdits = EncodeEdits(sh.set.Edits)
 	}
 	fm := f.fm
 	if fm == nil {
@@ -216,6 +220,7 @@ func (f *Figure) draw(ctx app.Context, force bool) {
 	info.Set("stale", f.S.stale())
 	info.Set("paintMs", ms)
 	info.Set("title", f.fm.title)
+	info.Set("edits", f.fmEdits)
 	fr := app.Window().Get("Array").New()
 	for _, v := range f.fm.frame {
 		fr.Call("push", v)

@@ -11,7 +11,25 @@ import (
 )
 
 // pixelOf returns the page position of a data point of plot-a.
+// pixelOf returns the page position of data point (x, y) in figure A, once
+// the page's layout holds still (a tool's controls, a notice or a repaint
+// can move the canvas just after a click: a click placed before that lands
+// elsewhere).
 func pixelOf(t *testing.T, b *browser, x, y float64) (float64, float64) {
+	t.Helper()
+	px, py := pixelNow(t, b, x, y)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+		time.Sleep(200 * time.Millisecond)
+		qx, qy := pixelNow(t, b, x, y)
+		if qx == px && qy == py {
+			break
+		}
+		px, py = qx, qy
+	}
+	return px, py
+}
+
+func pixelNow(t *testing.T, b *browser, x, y float64) (float64, float64) {
 	t.Helper()
 	var pos []float64
 	b.run(t, chromedp.Evaluate(fmt.Sprintf(`(() => {
@@ -91,6 +109,7 @@ func TestCanvasEditing(t *testing.T) {
 	// The difficulty brush: paint a point hard.
 	objBefore := b.jsString(t, `window.__lupiResult.objective`)
 	b.tool(t, "hard")
+	b.waitJS(t, `document.getElementById("hard-value")`, 20*time.Second) // the brush's own control, in the toolbar above the canvas
 	var diff []float64
 	b.run(t, chromedp.Evaluate(`window.__lupiResult.train.difficulty`, &diff))
 	easy := -1
@@ -107,7 +126,21 @@ func TestCanvasEditing(t *testing.T) {
 	b.run(t, chromedp.MouseClickXY(hx, hy))
 	b.waitJS(t, `location.search.includes("edits=") && decodeURIComponent(location.search).includes(";h")`, 20*time.Second)
 	b.waitEditsFitted(t, 2*time.Minute)
-	if after := b.jsString(t, `window.__lupiResult.objective`); after == objBefore {
+	after := b.jsString(t, `window.__lupiResult.objective`)
+	edits := b.jsString(t, `window.__lupiResult.edits`)
+	t.Logf("painted row %d hard: objective %s → %s (edits %s)", nrows[easy], objBefore, after, edits)
+	if !strings.HasSuffix(edits, fmt.Sprintf(";h%d,1", nrows[easy])) {
+		t.Fatalf("the click on row %d painted another point: edits %s", nrows[easy], edits)
+	}
+	var diffAfter []float64
+	var rowsAfter []int
+	b.run(t, chromedp.Evaluate(`window.__lupiResult.train.difficulty`, &diffAfter), chromedp.Evaluate(`window.__lupiResult.train.row`, &rowsAfter))
+	for i, r := range rowsAfter {
+		if r == nrows[easy] && diffAfter[i] != 1 {
+			t.Errorf("row %d was painted hard but the result says its difficulty is %v", r, diffAfter[i])
+		}
+	}
+	if after == objBefore {
 		t.Errorf("the difficulty brush did not change the SVM2+ fit (objective %s)", after)
 	}
 	b.screenshot(t, "canvas-edited")

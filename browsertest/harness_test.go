@@ -278,12 +278,16 @@ func (b *browser) waitFresh(t testing.TB, timeout time.Duration) {
 }
 
 // waitEditsFitted waits until the result on screen was trained on the point
-// edits the address shows (the address changes at once, the result a fit
-// later: a plain waitFresh could still see the previous result).
+// edits the address shows, and figure A painted from it (the address
+// changes at once, the result a fit later and the picture a paint after
+// that: a plain waitFresh could still see the previous result, and a click
+// placed from the figure's previous frame could hit another point).
 func (b *browser) waitEditsFitted(t testing.TB, timeout time.Duration) {
 	t.Helper()
-	b.waitJS(t, `(window.__lupiResult||{}).edits === (new URLSearchParams(location.search).get("edits")||"")`, timeout)
+	const edits = `(new URLSearchParams(location.search).get("edits")||"")`
+	b.waitJS(t, `(window.__lupiResult||{}).edits === `+edits, timeout)
 	b.waitFresh(t, timeout)
+	b.waitJS(t, `(() => { const f = (window.__lupiFigures||{})["plot-a"]; return !!f && f.edits === `+edits+` && f.hasMap && !f.preview && !f.stale; })()`, timeout)
 }
 
 // waitMap waits until the figure plot-<view> shows its full-resolution map.

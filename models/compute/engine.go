@@ -137,12 +137,18 @@ func (e *Engine) Handle(ctx context.Context, m wire.Message, emit func(wire.Mess
 
 func (e *Engine) dispatch(ctx context.Context, m wire.Message, j *job) (any, *wire.Bin, error) {
 	switch m.Kind {
-	case wire.KindFit, wire.KindCalibrate:
+	case wire.KindFit:
 		var req wire.FitRequest
 		if _, err := m.Decode(&req); err != nil {
 			return nil, nil, err
 		}
 		return e.fit(ctx, req, j)
+	case wire.KindCalibrate:
+		var req wire.FitRequest
+		if _, err := m.Decode(&req); err != nil {
+			return nil, nil, err
+		}
+		return e.calibrate(ctx, req, j)
 	case wire.KindImport:
 		var req wire.ImportRequest
 		if _, err := m.Decode(&req); err != nil {

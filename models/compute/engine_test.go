@@ -522,4 +522,9 @@ func TestCalibrate(t *testing.T) {
 	if _, err := m.Decode(&p); err != nil || p.Fit == nil || !(p.Fit.Timing.Fit > 0) {
 		t.Fatalf("calibration fit: %+v, %v", p.Fit, err)
 	}
+	// The page reads the timing only: no points, saved model or maps.
+	if len(p.Fit.Plot.Train.X) > 0 || p.Fit.Saved != "" || len(m.Bin) > 0 || len(m.Body) > 1000 {
+		t.Errorf("the calibration result carries %d bytes of JSON and %d binary parts (%d training points, saved model %d bytes)",
+			len(m.Body), len(m.Bin), len(p.Fit.Plot.Train.X), len(p.Fit.Saved))
+	}
 }

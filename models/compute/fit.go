@@ -94,6 +94,22 @@ func (e *Engine) fit(ctx context.Context, req wire.FitRequest, j *job) (any, *wi
 	return e.withMaps(ctx, res, o, req.Grid, j)
 }
 
+// calibrate runs a fit that measures the device's speed: the page reads
+// its timing only, so the result carries nothing else (no points, no saved
+// model, no maps: decoding those would cost the page's main thread).
+func (e *Engine) calibrate(ctx context.Context, req wire.FitRequest, j *job) (any, *wire.Bin, error) {
+	req.Grid, req.Keep, req.Watch = nil, false, false
+	out, _, err := e.fit(ctx, req, j)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, ok := out.(part)
+	if !ok || p.Fit == nil {
+		return nil, nil, fmt.Errorf("calibration: the fit returned %T", out)
+	}
+	return part{Fit: &wire.FitResult{Model: p.Fit.Model, Params: p.Fit.Params, Timing: p.Fit.Timing}}, nil, nil
+}
+
 // watchPace is the shortest time between two snapshots sent to the page:
 // a fit of a few milliseconds is slowed down so that people see it learn.
 const watchPace = 120 * time.Millisecond

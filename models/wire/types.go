@@ -103,6 +103,9 @@ type FitResult struct {
 	Timing   Timing   `json:"timing"`
 	Handle   string   `json:"handle,omitempty"` // the kept model's handle
 	Saved    string   `json:"saved,omitempty"`  // the model as a saved-model file (JSON)
+	// SavedBin is Saved in the message's binary parts (see pack.go: Decode
+	// moves it back into Saved).
+	SavedBin *Blob    `json:"saved_bin,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
 }
 
@@ -180,6 +183,9 @@ type Report struct {
 	Diagnostics  map[string][]float64 `json:"diagnostics,omitempty"`
 	Warnings     []string             `json:"warnings,omitempty"`
 	Sub          []*Report            `json:"sub,omitempty"`
+	// DiagnosticsBin holds Diagnostics in the message's binary parts (see
+	// pack.go: Decode moves them back).
+	DiagnosticsBin map[string]Blob `json:"diagnostics_bin,omitempty"`
 }
 
 // PlotData is what the plots draw besides the maps: the points in plot
@@ -230,6 +236,10 @@ type Points struct {
 	// Difficulty is what LUPI 2-D's privileged noise level says of each
 	// point, from 0 (easy) to 1 (hard).
 	Difficulty []float64 `json:"difficulty,omitempty"`
+	// Bin holds the float arrays above in the message's binary parts, by
+	// field name ("x", "decision", "views:A", …; see pack.go: Decode moves
+	// them back).
+	Bin map[string]Blob `json:"bin,omitempty"`
 }
 
 // GridRequest asks for maps of a kept model over a window.
@@ -284,6 +294,11 @@ type Contour struct {
 	Level float64     `json:"level"`
 	Style string      `json:"style"` // "boundary", "margin", "plane", "level" (a guide, e.g. p = 0.1)
 	Paths [][]float64 `json:"paths"`
+	// PathsBin holds Paths in the message's binary parts: every path's
+	// coordinates one after the other (float32), PathLens long each (see
+	// pack.go: Decode moves them back).
+	PathsBin *Blob `json:"paths_bin,omitempty"`
+	PathLens []int `json:"path_lens,omitempty"`
 }
 
 // ModelRequest names a kept model (and how to rebuild it).

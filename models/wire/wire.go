@@ -70,6 +70,35 @@ type Message struct {
 // arrays v placed in bin travel with it.
 func Encode(id int64, kind string, v any, bin *Bin) (Message, error) {
 	m := Message{V: Version, ID: id, Kind: kind}
+	// a fit's arrays travel as binary parts (pack.go)
+	switch p := v.(type) {
+	case Part:
+		if bin == nil {
+			bin = &Bin{}
+		}
+		v = packPart(p, bin)
+	case *Part:
+		if p != nil {
+			if bin == nil {
+				bin = &Bin{}
+			}
+			v = packPart(*p, bin)
+		}
+	case *FitResult:
+		if p != nil {
+			if bin == nil {
+				bin = &Bin{}
+			}
+			v = packPart(Part{Fit: p}, bin).Fit
+		}
+	case *GridResult:
+		if p != nil {
+			if bin == nil {
+				bin = &Bin{}
+			}
+			v = packGrid(p, bin)
+		}
+	}
 	if v != nil {
 		b, err := json.Marshal(v)
 		if err != nil {
@@ -77,7 +106,7 @@ func Encode(id int64, kind string, v any, bin *Bin) (Message, error) {
 		}
 		m.Body = b
 	}
-	if bin != nil {
+	if bin != nil && len(bin.parts) > 0 {
 		m.Bin = bin.parts
 	}
 	return m, nil
@@ -94,7 +123,26 @@ func (m Message) Decode(v any) (*Bin, error) {
 			return nil, fmt.Errorf("wire: decoding %s: %w", m.Kind, err)
 		}
 	}
-	return &Bin{parts: m.Bin}, nil
+	bin := &Bin{parts: m.Bin}
+	var err error
+	switch p := v.(type) {
+	case *Part:
+		if p != nil {
+			err = unpackPart(p, bin)
+		}
+	case *FitResult:
+		if p != nil {
+			err = unpackPart(&Part{Fit: p}, bin)
+		}
+	case *GridResult:
+		if p != nil {
+			err = unpackGrid(p, bin)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("wire: decoding %s: %w", m.Kind, err)
+	}
+	return bin, nil
 }
 
 // Blob refers to one binary array of a message (an index into bin). The zero
