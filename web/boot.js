@@ -15,3 +15,13 @@ if (typeof goappOnUpdate !== "undefined") {
     window.lupiUpdatePending = true;
   };
 }
+
+// go-app tells of a new version only if its service worker's state is still
+// "installed" when go-app's statechange handler runs; ours skips waiting, so
+// on a busy machine the state has often moved on ("activating") by then and
+// the notice was lost. A page that was controlled when it loaded sees the
+// new version take over (clients.claim when it activates) as a
+// controllerchange: tell the app then too (either handler above).
+if ("serviceWorker" in navigator && navigator.serviceWorker.controller) {
+  navigator.serviceWorker.addEventListener("controllerchange", () => goappOnUpdate());
+}
