@@ -741,7 +741,13 @@ func v8Name(sym string) string {
 
 // mainTask is one top-level task of the page's main thread in a trace:
 // its wall time and its thread (CPU) time, in ms.
-type mainTask struct{ start, wall, cpu float64 }
+type mainTask struct {
+	start, wall, cpu float64
+	// lazy compilation in the task (V8 compiles a wasm function on its
+	// first call, on the calling thread): wall and thread ms, functions
+	lazyWall, lazyCPU float64
+	lazyN             int
+}
 
 // tracer records a trace (Tracing domain: the devtools.timeline
 // categories) while a job runs and returns the main thread's top-level
@@ -751,6 +757,7 @@ type mainTask struct{ start, wall, cpu float64 }
 // build's main-thread work from another's.
 type tracer struct {
 	b      *browser
+	wasm   bool // also record V8's wasm events (lazy compilation)
 	mu     sync.Mutex
 	events [][]byte
 	done   chan struct{}
@@ -783,9 +790,17 @@ func (t *tracer) start(tb testing.TB) {
 	t.events, t.done = nil, make(chan struct{})
 	t.mu.Unlock()
 	t.b.run(tb, tracing.Start().WithTransferMode(tracing.TransferModeReportEvents).WithTraceConfig(&tracing.TraceConfig{
-		IncludedCategories: []string{"devtools.timeline", "disabled-by-default-devtools.timeline", "toplevel"},
+		IncludedCategories: t.categories(),
 		ExcludedCategories: []string{"*"},
 	}))
+}
+
+func (t *tracer) categories() []string {
+	c := []string{"devtools.timeline", "disabled-by-default-devtools.timeline", "toplevel"}
+	if t.wasm {
+		c = append(c, "v8.wasm")
+	}
+	return c
 }
 
 // stop ends the trace and returns the main thread's tasks.
@@ -812,7 +827,7 @@ func (t *tracer) stop(tb testing.TB) []mainTask {
 		Args map[string]any `json:"args"`
 	}
 	main := map[[2]int]bool{}
-	var evs []event
+	var evs, lazy []event
 	for _, raw := range t.events {
 		var e event
 		if json.Unmarshal(raw, &e) != nil {
@@ -823,6 +838,9 @@ func (t *tracer) stop(tb testing.TB) []mainTask {
 		}
 		if e.Ph == "X" && (e.Name == "RunTask" || e.Name == "ThreadControllerImpl::RunTask") {
 			evs = append(evs, e)
+		}
+		if e.Ph == "X" && e.Name == "wasm.CompileLazy" {
+			lazy = append(lazy, e)
 		}
 	}
 	// a task may be recorded twice (RunTask inside
@@ -836,9 +854,57 @@ func (t *tracer) stop(tb testing.TB) []mainTask {
 			continue
 		}
 		end[th] = e.Ts + e.Dur
-		tasks = append(tasks, mainTask{start: e.Ts / 1000, wall: e.Dur / 1000, cpu: e.Tdur / 1000})
+		mt := mainTask{start: e.Ts / 1000, wall: e.Dur / 1000, cpu: e.Tdur / 1000}
+		for _, l := range lazy {
+			if main[[2]int{l.Pid, l.Tid}] && [2]int{l.Pid, l.Tid} == th && l.Ts >= e.Ts && l.Ts+l.Dur <= e.Ts+e.Dur {
+				mt.lazyWall += l.Dur / 1000
+				mt.lazyCPU += l.Tdur / 1000
+				mt.lazyN++
+			}
+		}
+		tasks = append(tasks, mt)
 	}
 	return tasks
+}
+
+// BenchmarkWebFirstVisit traces a first visit (fresh profile) from
+// navigation until the first fit is drawn and prints every main-thread task
+// over 50 ms from the first contentful paint on — what Lighthouse's Total
+// Blocking Time adds up — with its wall and thread time and how much of it
+// was lazy compilation of wasm functions.
+func BenchmarkWebFirstVisit(bb *testing.B) {
+	u := startServer(bb)
+	b := newBenchBrowser(bb, 1280, 900)
+	tr := newTracer(b)
+	tr.wasm = true
+	b.run(bb, chromedp.Navigate("about:blank"))
+	tr.start(bb)
+	b.open(bb, u+"/")
+	b.waitFresh(bb, 2*time.Minute)
+	b.waitJS(bb, poolIdle, 2*time.Minute)
+	time.Sleep(time.Second)
+	var fcp float64
+	b.eval(bb, `(performance.getEntriesByName("first-contentful-paint")[0]||{}).startTime||0`, &fcp)
+	tasks := tr.stop(bb)
+	fmt.Printf("\nFirst visit (fresh profile) until the first fit is drawn: main-thread tasks over 50 ms after the first contentful paint (%.0f ms), load %s\n", fcp, loadAvg())
+	fmt.Printf("%10s %9s %9s %15s %15s %10s\n", "at ms", "wall ms", "CPU ms", "lazy wall ms", "lazy CPU ms", "functions")
+	var first float64
+	var n, fns int
+	var wall, cpu, lw, lc, over float64
+	for _, t := range tasks {
+		if first == 0 {
+			first = t.start
+		}
+		if t.wall <= 50 || t.start-first < fcp {
+			continue
+		}
+		fmt.Printf("%10.0f %9.0f %9.0f %15.0f %15.0f %10d\n", t.start-first, t.wall, t.cpu, t.lazyWall, t.lazyCPU, t.lazyN)
+		n++
+		fns += t.lazyN
+		wall, cpu, lw, lc, over = wall+t.wall, cpu+t.cpu, lw+t.lazyWall, lc+t.lazyCPU, over+t.wall-50
+	}
+	fmt.Printf("%d tasks: %.0f ms wall (%.0f over 50 ms each), %.0f ms CPU; lazy compilation %.0f ms wall, %.0f ms CPU, %d functions\n", n, wall, over, cpu, lw, lc, fns)
+	fmt.Printf("(times from the trace's first main-thread task; a trace slows the page a little)\n")
 }
 
 // BenchmarkWebPool (issue 26.2) runs the same Tune CV grid and Compare run
