@@ -26,12 +26,13 @@ type compareState struct {
 }
 
 type compareRow struct {
-	model string
-	res   *wire.FitResult
-	mv    *mapView
-	err   string
-	done  bool
-	parts int // messages taken: the thumbnail redraws when it changes
+	model  string
+	res    *wire.FitResult
+	resSeq uint64 // numbers res (the thumbnail's key)
+	mv     *mapView
+	err    string
+	done   bool
+	parts  int // messages taken: the thumbnail redraws when it changes
 }
 
 // ComparePanel fits several models on one split and shows them side by side.
@@ -139,7 +140,7 @@ func (c *ComparePanel) take(row int, m wire.Message) {
 	}
 	st.rows[row].parts++
 	if p.Fit != nil {
-		st.rows[row].res = p.Fit
+		st.rows[row].res, st.rows[row].resSeq = p.Fit, nextSeq()
 	}
 	if p.Grid != nil && p.Grid.View != "B" {
 		if mv, err := decodeMap(p.Grid, bin); err == nil {
@@ -278,7 +279,7 @@ func (t *Thumb) draw(ctx app.Context) {
 	}
 	// the canvas remembers what it shows: a page update that changed
 	// nothing of it draws nothing
-	key := fmt.Sprintf("%p|%p|%v", t.Row.res, t.Row.mv, app.Window().Get("devicePixelRatio").Float())
+	key := fmt.Sprintf("%d|%d|%v", t.Row.resSeq, t.Row.mv.id(), app.Window().Get("devicePixelRatio").Float())
 	if canvas.Get("lupiDrawn").String() == key {
 		return
 	}

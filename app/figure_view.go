@@ -32,6 +32,7 @@ type Figure struct {
 	// fmEdits are the point edits of the result fm was built from (the
 	// test hook says them, so tests can wait for their edit's picture).
 	fmEdits string
+	fmSeq   uint64 // numbers fm (the paint's key)
 }
 
 func (f *Figure) id() string { return "plot-" + lowerView(f.View) }
@@ -85,8 +86,8 @@ func figureKey(s *session, view string) string {
 	if maps != nil {
 		ma, mb = maps.maps["A"], maps.maps["B"]
 	}
-	return fmt.Sprintf("%s|%p|%p|%v|%d|%s|%p|%p|%v|%v|%p|%v", view, sh, maps, fitted, s.tagShown, s.layerPick, ma, mb, s.stale(),
-		s.in.zoom[view], s.zoomMapFor(view), s.in.tool == toolHard)
+	return fmt.Sprintf("%s|%d|%d|%v|%d|%s|%d|%d|%v|%v|%d|%v", view, sh.seq, seqOf(maps), fitted, s.tagShown, s.layerPick, ma.id(), mb.id(), s.stale(),
+		s.in.zoom[view], s.zoomMapFor(view).id(), s.in.tool == toolHard)
 }
 
 // Render implements app.Composer.
@@ -105,6 +106,7 @@ func (f *Figure) Render() app.UI {
 	// another reason draws nothing anew).
 	if f.Key != f.fmKey || f.fm == nil {
 		s.in.init()
+		f.fmSeq = nextSeq()
 		f.fm, f.fmKey = buildFigure(sh, maps, fitted, f.View, s.tagShown, s.layerPick, s.in.zoom[f.View], s.zoomMapFor(f.View), s.in.tool == toolHard), f.Key
 		f.fmEdits = EncodeEdits(sh.set.Edits)
 	}
@@ -188,7 +190,7 @@ func (f *Figure) draw(ctx app.Context, force bool) {
 	if ratio <= 0 || math.IsNaN(ratio) {
 		ratio = 1
 	}
-	key := fmt.Sprintf("%p|%g|%g", f.fm, width, ratio)
+	key := fmt.Sprintf("%d|%g|%g", f.fmSeq, width, ratio)
 	if key == f.drawn && !force {
 		return
 	}

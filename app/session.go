@@ -99,6 +99,7 @@ type fitJob struct {
 
 // shown is a result on screen and the settings it was computed with.
 type shown struct {
+	seq    uint64 // identifies it in keys (an address can be reused once it is freed)
 	set    Settings
 	key    string
 	res    *wire.FitResult
@@ -111,8 +112,36 @@ type shown struct {
 
 // mapView is one decoded map.
 type mapView struct {
+	seq    uint64 // identifies it in keys
 	g      *wire.GridResult
 	layers map[string][]float64
+}
+
+// seqNext numbers the results, maps and figures the page builds: keys that
+// say "what is shown" use these numbers, not addresses, which Go reuses once
+// an object is freed (a figure keyed by an address could then skip the
+// repaint of a new model that landed where an old one was).
+var seqNext uint64
+
+func nextSeq() uint64 {
+	seqNext++
+	return seqNext
+}
+
+// id is the map's number (0 for none).
+func (m *mapView) id() uint64 {
+	if m == nil {
+		return 0
+	}
+	return m.seq
+}
+
+// seqOf is the result's number (0 for none).
+func seqOf(sh *shown) uint64 {
+	if sh == nil {
+		return 0
+	}
+	return sh.seq
 }
 
 func newSession() *session {
@@ -422,13 +451,13 @@ func (s *session) takePart(m wire.Message, set Settings, key string, w Affinity)
 		s.fit.trace = append(s.fit.trace, *p.Snapshot)
 		if p.Grid != nil {
 			if mv, err := decodeMap(p.Grid, bin); err == nil {
-				s.fit.watch = &shown{set: set, key: key, maps: map[string]*mapView{p.Grid.View: mv}, at: time.Now()}
+				s.fit.watch = &shown{seq: nextSeq(), set: set, key: key, maps: map[string]*mapView{p.Grid.View: mv}, at: time.Now()}
 			}
 		}
 		return
 	}
 	if p.Fit != nil {
-		s.shown = &shown{set: set, key: key, res: p.Fit, maps: map[string]*mapView{}, worker: w, at: time.Now()}
+		s.shown = &shown{seq: nextSeq(), set: set, key: key, res: p.Fit, maps: map[string]*mapView{}, worker: w, at: time.Now()}
 		exposeResult(p.Fit, set)
 	}
 	if p.Grid != nil && s.shown != nil && s.shown.key == key {
@@ -444,7 +473,7 @@ func (s *session) takePart(m wire.Message, set Settings, key string, w Affinity)
 }
 
 func decodeMap(g *wire.GridResult, bin *wire.Bin) (*mapView, error) {
-	mv := &mapView{g: g, layers: map[string][]float64{}}
+	mv := &mapView{seq: nextSeq(), g: g, layers: map[string][]float64{}}
 	for _, l := range g.Layers {
 		v, err := bin.Floats(l.Values)
 		if err != nil {
@@ -481,7 +510,7 @@ func (s *session) requestPreview(ctx app.Context) {
 				return
 			}
 			if set.DataKey() == s.set.DataKey() {
-				s.preview = &shown{set: set, key: "", res: &res, at: time.Now()}
+				s.preview = &shown{seq: nextSeq(), set: set, key: "", res: &res, at: time.Now()}
 				s.refresh()
 			}
 		}})
