@@ -29,6 +29,17 @@ func (s *Shell) OnMount(ctx app.Context) {
 	}
 }
 
+// reloadIntoNewVersion reloads once the new version's service worker has
+// taken over (web/boot.js), so that the reloaded page is the new version
+// and not the old one served a last time.
+func reloadIntoNewVersion(ctx app.Context) {
+	if f := app.Window().Get("lupiReloadIntoNewVersion"); f.Truthy() {
+		f.Invoke()
+		return
+	}
+	ctx.Reload()
+}
+
 var tabs = []struct{ id, label, href string }{
 	{"play", "Playground", "/"},
 	{"learn", "Learn", "/learn"},
@@ -87,7 +98,7 @@ func (s *Shell) Render() app.UI {
 		),
 		app.If(s.update, app.Div().ID("update").Class("notice update").Aria("live", "polite").Body(
 			app.Text("A new version of LUPI Lab is ready. "),
-			app.Button().ID("update-reload").Text("Reload to update").OnClick(func(ctx app.Context, e app.Event) { ctx.Reload() }),
+			app.Button().ID("update-reload").Text("Reload to update").OnClick(func(ctx app.Context, e app.Event) { reloadIntoNewVersion(ctx) }),
 		)),
 		app.Main().Body(view),
 	)

@@ -251,8 +251,17 @@ func (b *browser) waitText(t testing.TB, sel string, timeout time.Duration, ok f
 func (b *browser) logPool(t testing.TB) {
 	t.Helper()
 	var dump string
-	chromedp.Run(b.ctx, chromedp.Evaluate(`JSON.stringify({stats: window.lupiPool && lupiPool.stats(), log: (window.__lupiPoolLog||[]).slice(-60)})`, &dump))
+	b.tryEval(`JSON.stringify({stats: window.lupiPool && lupiPool.stats(), log: (window.__lupiPoolLog||[]).slice(-60)})`, &dump)
 	t.Logf("pool: %s", dump)
+}
+
+// tryEval evaluates a JS expression for a failure's report, giving up after
+// 15 s (a page stuck in a navigation does not answer, and a report must not
+// hang the suite until the browser's deadline).
+func (b *browser) tryEval(expr string, out any) {
+	ctx, cancel := context.WithTimeout(b.ctx, 15*time.Second)
+	defer cancel()
+	chromedp.Run(ctx, chromedp.Evaluate(expr, out))
 }
 
 // waitFresh waits until the playground shows a result computed with the
@@ -305,9 +314,9 @@ func (b *browser) waitMap(t testing.TB, view string, timeout time.Duration) map[
 	}
 	b.screenshot(t, "timeout-map-"+view)
 	var page map[string]any
-	chromedp.Run(b.ctx, chromedp.Evaluate(`(() => { const f = document.getElementById("fig-`+view+`");
+	b.tryEval(`(() => { const f = document.getElementById("fig-`+view+`");
 		return {figClass: f ? f.className : "(none)", refining: !!(f && f.querySelector(".refining")), state: (document.getElementById("result")||{dataset:{}}).dataset.state,
-			pool: window.lupiPool ? lupiPool.stats() : null, poolLog: (window.__lupiPoolLog||[]).slice(-12)}; })()`, &page))
+			pool: window.lupiPool ? lupiPool.stats() : null, poolLog: (window.__lupiPoolLog||[]).slice(-12)}; })()`, &page)
 	delete(info, "frame")
 	t.Fatalf("no full-resolution map in plot-%s within %v; the figure's last paint: %v; the page: %v", view, timeout, info, page)
 	return nil

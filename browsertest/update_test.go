@@ -71,7 +71,19 @@ func TestUpdatePrompt(t *testing.T) {
 	// reloaded page from this one.
 	var clicked bool
 	b.run(t, chromedp.Evaluate(`window.lupiBeforeReload = true; document.getElementById("update-reload").click(); true`, &clicked))
-	b.waitJS(t, `!window.lupiBeforeReload && document.body.hasAttribute("data-lupi-ready") && !document.getElementById("update")`, 2*time.Minute)
+	deadline := time.Now().Add(2 * time.Minute)
+	var state map[string]any
+	for time.Now().Before(deadline) {
+		state = nil
+		b.tryEval(`({reloaded: !window.lupiBeforeReload, live: document.body.hasAttribute("data-lupi-ready"), banner: !!document.getElementById("update"),
+			controller: navigator.serviceWorker && navigator.serviceWorker.controller ? navigator.serviceWorker.controller.state : "none", ready: document.readyState})`, &state)
+		if state != nil && state["reloaded"] == true && state["live"] == true && state["banner"] == false {
+			return
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	b.screenshot(t, "update-after-reload")
+	t.Fatalf("after Reload to update, the page is not the new version without the notice: %v", state)
 }
 
 func waitController(t *testing.T, b *browser) {

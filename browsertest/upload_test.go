@@ -107,9 +107,9 @@ func (b *browser) waitJS(t testing.TB, expr string, timeout time.Duration) {
 	}
 	b.screenshot(t, "timeout-js")
 	var stage string
-	chromedp.Run(b.ctx, chromedp.Evaluate(`String((document.querySelector(".stage")||{}).textContent || "") + " | pool " + (window.lupiPool ? JSON.stringify(lupiPool.stats()) : "")`, &stage))
+	b.tryEval(`String((document.querySelector(".stage")||{}).textContent || "") + " | pool " + (window.lupiPool ? JSON.stringify(lupiPool.stats()) : "") + " | " + location.href + " " + document.readyState`, &stage)
 	var stacks string
-	chromedp.Run(b.ctx, chromedp.Evaluate(`window.__lupiGoroutines ? window.__lupiGoroutines() : ""`, &stacks))
+	b.tryEval(`window.__lupiGoroutines ? window.__lupiGoroutines() : ""`, &stacks)
 	b.mu.Lock()
 	t.Logf("stage: %s\nconsole:\n%s\ngoroutines:\n%s", stage, strings.Join(b.logs, "\n"), stacks)
 	b.mu.Unlock()

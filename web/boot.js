@@ -25,3 +25,28 @@ if (typeof goappOnUpdate !== "undefined") {
 if ("serviceWorker" in navigator && navigator.serviceWorker.controller) {
   navigator.serviceWorker.addEventListener("controllerchange", () => goappOnUpdate());
 }
+
+// lupiReloadIntoNewVersion is the update notice's "Reload": it waits (up to
+// 5 s) until a new service worker still installing or waiting has become
+// active, so that the reloaded page comes from the new version — a reload
+// before that is served by the old worker a last time, and the notice would
+// only come back.
+window.lupiReloadIntoNewVersion = async function () {
+  try {
+    const reg = "serviceWorker" in navigator ? await navigator.serviceWorker.getRegistration() : null;
+    const sw = reg && (reg.installing || reg.waiting);
+    if (sw) {
+      await new Promise((resolve) => {
+        const check = () => {
+          if (sw.state === "activated" || sw.state === "redundant") resolve();
+        };
+        sw.addEventListener("statechange", check);
+        check();
+        setTimeout(resolve, 5000);
+      });
+    }
+  } catch (err) {
+    // reload anyway
+  }
+  location.reload();
+};
