@@ -151,6 +151,8 @@ func TestFigureExportsAndPixels(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "figure.svg"), []byte(svg), 0o644)
 	b.run(t, chromedp.Evaluate(`window.__lupiPNG = null; true`, nil), chromedp.Click("#export-png", chromedp.ByID))
 	b.waitJS(t, `window.__lupiLastDownload && window.__lupiLastDownload.name.endsWith(".png")`, 20*time.Second)
+	// the status line is the page's next render (the download is already done)
+	b.waitJS(t, `((document.getElementById("export-status")||{}).textContent||"").includes(".png")`, 20*time.Second)
 	status := b.text(t, "#export-status")
 	t.Logf("exports: SVG %d bytes; %s", len(svg), status)
 	if !strings.Contains(status, "pixels") {
