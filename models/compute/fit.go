@@ -53,36 +53,7 @@ func config(ed *edited, split wire.Split, id string, params model.Values) (run.C
 // fit trains the requested model and scores it; with Grid it then sends the
 // result as a Part and maps the decision (a preview, then the full map).
 func (e *Engine) fit(ctx context.Context, req wire.FitRequest, j *job) (any, *wire.Bin, error) {
-	s, err := model.Lookup(req.Model)
-	if err != nil {
-		return nil, nil, err
-	}
-	ed, err := e.dataset(req.Data)
-	if err != nil {
-		return nil, nil, err
-	}
-	params := model.Values(req.Params).Clone()
-	if params == nil {
-		params = model.Values{}
-	}
-	var notes []wire.Note
-	if req.AdaptWidths {
-		notes = AdaptWidths(s.Spec, params, ed.ds)
-	}
-	cfg, err := config(ed, req.Split, req.Model, params)
-	if err != nil {
-		return nil, nil, err
-	}
-	if req.Budget > 0 {
-		cfg.MemoryBudget = float64(req.Budget)
-	}
-	if req.Watch {
-		if cfg.Watch, err = e.watch(cfg, req.Grid != nil, j); err != nil {
-			return nil, nil, err
-		}
-	}
-	j.progress(model.Progress{Fraction: 0, Stage: "fitting"})
-	o, err := run.Do(ctx, cfg, j.progress)
+	o, ed, notes, err := e.train(ctx, req, j)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -94,20 +65,56 @@ func (e *Engine) fit(ctx context.Context, req wire.FitRequest, j *job) (any, *wi
 	return e.withMaps(ctx, res, o, req.Grid, j)
 }
 
+// train runs the requested fit: the outcome, the data it used and the
+// notes on adapted widths.
+func (e *Engine) train(ctx context.Context, req wire.FitRequest, j *job) (*run.Outcome, *edited, []wire.Note, error) {
+	s, err := model.Lookup(req.Model)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ed, err := e.dataset(req.Data)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	params := model.Values(req.Params).Clone()
+	if params == nil {
+		params = model.Values{}
+	}
+	var notes []wire.Note
+	if req.AdaptWidths {
+		notes = AdaptWidths(s.Spec, params, ed.ds)
+	}
+	cfg, err := config(ed, req.Split, req.Model, params)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if req.Budget > 0 {
+		cfg.MemoryBudget = float64(req.Budget)
+	}
+	if req.Watch {
+		if cfg.Watch, err = e.watch(cfg, req.Grid != nil, j); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	j.progress(model.Progress{Fraction: 0, Stage: "fitting"})
+	o, err := run.Do(ctx, cfg, j.progress)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return o, ed, notes, nil
+}
+
 // calibrate runs a fit that measures the device's speed: the page reads
 // its timing only, so the result carries nothing else (no points, no saved
-// model, no maps: decoding those would cost the page's main thread).
+// model, no maps: building and decoding those would cost both threads).
 func (e *Engine) calibrate(ctx context.Context, req wire.FitRequest, j *job) (any, *wire.Bin, error) {
 	req.Grid, req.Keep, req.Watch = nil, false, false
-	out, _, err := e.fit(ctx, req, j)
+	o, _, _, err := e.train(ctx, req, j)
 	if err != nil {
 		return nil, nil, err
 	}
-	p, ok := out.(part)
-	if !ok || p.Fit == nil {
-		return nil, nil, fmt.Errorf("calibration: the fit returned %T", out)
-	}
-	return part{Fit: &wire.FitResult{Model: p.Fit.Model, Params: p.Fit.Params, Timing: p.Fit.Timing}}, nil, nil
+	return part{Fit: &wire.FitResult{Model: o.Spec.ID, Params: o.Params,
+		Timing: wire.Timing{Fit: o.FitSeconds, FitWall: o.FitWallSeconds}}}, nil, nil
 }
 
 // watchPace is the shortest time between two snapshots sent to the page:

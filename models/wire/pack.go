@@ -204,12 +204,25 @@ func unpackPart(p *Part, bin *Bin) error {
 	return nil
 }
 
-func unpackReport(r *Report, bin *Bin) error {
-	for k, b := range r.DiagnosticsBin {
+// floatsOf reads packed float arrays by name.
+func floatsOf(blobs map[string]Blob, bin *Bin, what string) (map[string][]float64, error) {
+	out := make(map[string][]float64, len(blobs))
+	for name, b := range blobs {
 		v, err := bin.Floats(b)
 		if err != nil {
-			return fmt.Errorf("diagnostic %s: %w", k, err)
+			return nil, fmt.Errorf("%s %s: %w", what, name, err)
 		}
+		out[name] = v
+	}
+	return out, nil
+}
+
+func unpackReport(r *Report, bin *Bin) error {
+	d, err := floatsOf(r.DiagnosticsBin, bin, "diagnostic")
+	if err != nil {
+		return err
+	}
+	for k, v := range d {
 		if r.Diagnostics == nil {
 			r.Diagnostics = map[string][]float64{}
 		}
@@ -227,11 +240,11 @@ func unpackReport(r *Report, bin *Bin) error {
 }
 
 func unpackPoints(p *Points, bin *Bin) error {
-	for name, b := range p.Bin {
-		v, err := bin.Floats(b)
-		if err != nil {
-			return fmt.Errorf("points %s: %w", name, err)
-		}
+	arrays, err := floatsOf(p.Bin, bin, "points")
+	if err != nil {
+		return err
+	}
+	for name, v := range arrays {
 		switch name {
 		case "x":
 			p.X = v

@@ -71,32 +71,26 @@ type Message struct {
 func Encode(id int64, kind string, v any, bin *Bin) (Message, error) {
 	m := Message{V: Version, ID: id, Kind: kind}
 	// a fit's arrays travel as binary parts (pack.go)
-	switch p := v.(type) {
-	case Part:
+	parts := func() *Bin {
 		if bin == nil {
 			bin = &Bin{}
 		}
-		v = packPart(p, bin)
+		return bin
+	}
+	switch p := v.(type) {
+	case Part:
+		v = packPart(p, parts())
 	case *Part:
 		if p != nil {
-			if bin == nil {
-				bin = &Bin{}
-			}
-			v = packPart(*p, bin)
+			v = packPart(*p, parts())
 		}
 	case *FitResult:
 		if p != nil {
-			if bin == nil {
-				bin = &Bin{}
-			}
-			v = packPart(Part{Fit: p}, bin).Fit
+			v = packPart(Part{Fit: p}, parts()).Fit
 		}
 	case *GridResult:
 		if p != nil {
-			if bin == nil {
-				bin = &Bin{}
-			}
-			v = packGrid(p, bin)
+			v = packGrid(p, parts())
 		}
 	}
 	if v != nil {
