@@ -149,7 +149,7 @@ func (fm *figModel) addMap(in *figureInput, mv *mapView, pick string) {
 		return
 	}
 	fm.layer, fm.values, fm.w, fm.h, fm.hasMap, fm.preview = l, mv.layers[l.Name], mv.g.W, mv.g.H, true, mv.g.Preview
-	fm.scale = layerScale(l, mv.layers[l.Name], in.nClasses, in.classes)
+	fm.scale = layerScale(l, in.nClasses, in.classes)
 	for _, c := range l.Contours {
 		fm.contours = append(fm.contours, contourStyleOf(c, l.Kind))
 	}
@@ -183,8 +183,9 @@ func chooseLayer(layers []wire.Layer, multiLabel bool, tag int, pick string) *wi
 	return nil
 }
 
-// layerScale is the colour scale of layer l with the given values.
-func layerScale(l *wire.Layer, values []float64, nClasses int, classes []string) scale {
+// layerScale is the colour scale of layer l. A signed layer's span was
+// chosen by the worker that computed it (wire.Layer.Span).
+func layerScale(l *wire.Layer, nClasses int, classes []string) scale {
 	switch l.Kind {
 	case wire.LayerProb:
 		return scale{kind: "prob", lo: 0, hi: 1, label: "P(" + className(classes, 1) + ")"}
@@ -197,7 +198,11 @@ func layerScale(l *wire.Layer, values []float64, nClasses int, classes []string)
 	case wire.LayerTag:
 		return scale{kind: "diverging", lo: l.Min, hi: l.Max, label: "tag score"}
 	}
-	lo, hi := robustSpan(values)
+	m := l.Span
+	if !(m > 0) {
+		m = 1 // a layer without a span (never sent by the compute build)
+	}
+	lo, hi := -m, m
 	label := "decision value f(x)"
 	switch l.Kind {
 	case wire.LayerMean:
@@ -427,25 +432,6 @@ func (fm *figModel) addContourLegend() {
 		}
 		fm.addLegend(kind, c.colour, c.label)
 	}
-}
-
-// robustSpan returns the colour range of a decision layer: symmetric, set
-// by the 95th percentile of |f| (so a few far-away extremes do not wash the
-// map out), at least the margins ±1.
-func robustSpan(v []float64) (float64, float64) {
-	if len(v) == 0 {
-		return -1, 1
-	}
-	a := make([]float64, len(v))
-	for i, x := range v {
-		a[i] = math.Abs(x)
-	}
-	sort.Float64s(a)
-	m := math.Max(a[int(0.95*float64(len(a)-1))], 1e-12)
-	if m < 1 && a[len(a)-1] >= 1 {
-		m = 1
-	}
-	return -m, m
 }
 
 // haloGroup sizes halos so that easy and hard points stand apart: no halo

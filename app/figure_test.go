@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"lupilab/models/viz"
 	"lupilab/models/wire"
 )
 
@@ -240,12 +241,13 @@ func synthMap(rng *rand.Rand, frame [4]float64, preview bool, layers ...wire.Lay
 	const w, h = 6, 5
 	g := &wire.GridResult{Frame: frame, W: w, H: h, Preview: preview, Layers: layers}
 	mv := &mapView{g: g, layers: map[string][]float64{}}
-	for _, l := range layers {
+	for k, l := range layers {
 		v := make([]float64, w*h)
 		for i := range v {
 			v[i] = l.Min + (l.Max-l.Min)*rng.Float64()
 		}
 		mv.layers[l.Name] = v
+		g.Layers[k].Span = viz.ColourSpan(v) // as the compute build sends it
 	}
 	return mv
 }

@@ -15,6 +15,7 @@ import (
 	"lupilab/models/data"
 	"lupilab/models/model"
 	"lupilab/models/run"
+	"lupilab/models/viz"
 	"lupilab/models/wire"
 )
 
@@ -86,6 +87,11 @@ func TestFitMatchesRun(t *testing.T) {
 		t.Fatalf("%d values, %v", len(vals), err)
 	}
 	checkMapSign(t, res.Plot.Train, full.Frame, vals, 120)
+	// The colour span is chosen here, not on the page: the sent values'
+	// (float32) span agrees with it to float32 precision.
+	if s, want := full.Layers[0].Span, viz.ColourSpan(vals); !(s > 0) || math.Abs(s-want) > 1e-6*want {
+		t.Errorf("decision layer's colour span %v, want %v (viz.ColourSpan of its values)", s, want)
+	}
 	checkKeptModelMaps(t, e, res)
 }
 

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -147,6 +148,29 @@ func (l *Layer) Float32() []float32 {
 		out[i] = float32(v)
 	}
 	return out
+}
+
+// ColourSpan returns the half-width m of a symmetric colour scale [-m, m]
+// for a signed layer: the 95th percentile of |v|, so that a few extreme
+// pixels far from the data do not wash out the colours near the boundary;
+// at least 1 when the values reach ±1 (the margins stay inside the scale),
+// and at least 1e-12. Non-finite values are ignored; 1 for an empty layer.
+func ColourSpan(values []float64) float64 {
+	a := make([]float64, 0, len(values))
+	for _, x := range values {
+		if !math.IsNaN(x) && !math.IsInf(x, 0) {
+			a = append(a, math.Abs(x))
+		}
+	}
+	if len(a) == 0 {
+		return 1
+	}
+	sort.Float64s(a)
+	m := math.Max(a[int(0.95*float64(len(a)-1))], 1e-12)
+	if m < 1 && a[len(a)-1] >= 1 {
+		m = 1
+	}
+	return m
 }
 
 // decisionKind is the kind of a model's decision value: SVM-type

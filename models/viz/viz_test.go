@@ -1,6 +1,7 @@
 package viz
 
 import (
+	"math"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -64,5 +65,45 @@ func TestGridAndPCA(t *testing.T) {
 	Y := p.Apply(X)
 	if r, c := Y.Dims(); r != 5 || c != 2 {
 		t.Fatal("projection shape")
+	}
+}
+
+func TestColourSpan(t *testing.T) {
+	// |v| = 0.001, 0.002, …, 1.000 in a shuffled, signed order: the 95th
+	// percentile (index 0.95·999 → 949) is 0.950, and the largest value
+	// reaches 1, so the margins stay inside: span 1.
+	var v []float64
+	for i := 1000; i >= 1; i-- {
+		x := float64(i) / 1000
+		if i%3 == 0 {
+			x = -x
+		}
+		v = append(v, x)
+	}
+	if got := ColourSpan(v); got != 1 {
+		t.Errorf("span of ±0.001…±1 = %v, want 1", got)
+	}
+	// Halved, nothing reaches 1: the 95th percentile, 0.475.
+	for i := range v {
+		v[i] /= 2
+	}
+	if got := ColourSpan(v); math.Abs(got-0.475) > 1e-15 {
+		t.Errorf("span of ±0.0005…±0.5 = %v, want 0.475", got)
+	}
+	// NaN and Inf are ignored; two far outliers do not widen the span
+	// beyond the margins at ±1, which they reach.
+	v = append(v, math.NaN(), math.Inf(1))
+	if got := ColourSpan(v); math.Abs(got-0.475) > 1e-15 {
+		t.Errorf("span with NaN and Inf = %v, want 0.475", got)
+	}
+	v = append(v, 1e6, -1e6)
+	if got := ColourSpan(v); got != 1 {
+		t.Errorf("span with outliers at ±1e6 = %v, want 1", got)
+	}
+	if got := ColourSpan(nil); got != 1 {
+		t.Errorf("span of nothing = %v, want 1", got)
+	}
+	if got := ColourSpan([]float64{0, 0}); got != 1e-12 {
+		t.Errorf("span of zeros = %v, want 1e-12", got)
 	}
 }

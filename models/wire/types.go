@@ -280,11 +280,14 @@ const (
 
 // Layer is one quantity over the grid.
 type Layer struct {
-	Name     string    `json:"name"` // e.g. "decision", "plane:pos", "tag:2"
-	Kind     string    `json:"kind"`
-	Values   Blob      `json:"values"` // float32, W·H
-	Min      float64   `json:"min"`
-	Max      float64   `json:"max"`
+	Name   string  `json:"name"` // e.g. "decision", "plane:pos", "tag:2"
+	Kind   string  `json:"kind"`
+	Values Blob    `json:"values"` // float32, W·H
+	Min    float64 `json:"min"`
+	Max    float64 `json:"max"`
+	// Span is the half-width of the layer's symmetric colour scale
+	// (viz.ColourSpan) for signed layers, computed where the values are.
+	Span     float64   `json:"span,omitempty"`
 	Contours []Contour `json:"contours,omitempty"`
 }
 
