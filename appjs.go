@@ -23,7 +23,8 @@ var (
 const lupiInstantiate = `
 
 // -----------------------------------------------------------------------------
-// LUPI Lab: compile app.wasm in a worker (web/compile.js, next to app.wasm)
+// LUPI Lab: compile app.wasm in a worker (web/compile.js, next to app.wasm),
+// which also warms it up (web/warm.js) before handing it over
 // -----------------------------------------------------------------------------
 async function lupiInstantiate(url, showProgress, importObject, instantiateStreaming) {
   const wasmURL = new URL(url, document.baseURI).href;
@@ -38,6 +39,7 @@ async function lupiInstantiate(url, showProgress, importObject, instantiateStrea
           return;
         }
         w.terminate();
+        window.__lupiWarm = m.warmed; // what the warm-up did (web/warm.js)
         if (m.module) resolve(m.module);
         else reject(new Error(m.error || "no module"));
       };
@@ -46,7 +48,13 @@ async function lupiInstantiate(url, showProgress, importObject, instantiateStrea
         w.terminate();
         reject(new Error(e.message || "the loader worker failed"));
       };
-      w.postMessage({ url: wasmURL });
+      let storage = [];
+      try {
+        storage = Object.entries(localStorage);
+      } catch (err) {
+        // no storage: warm up with none
+      }
+      w.postMessage({ url: wasmURL, warm: { href: location.href, env: goappEnv, storage: storage } });
     });
   } catch (err) {
     console.warn("LUPI Lab: compiling app.wasm in a worker failed (" + err + "); compiling it here");

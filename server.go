@@ -138,7 +138,7 @@ func newSite(webDir, base string) (*site, error) {
 	}
 	// The version is a hash of what the browser runs, so a restart is not an
 	// update and a new build is.
-	for _, f := range []string{"style.css", "datasets/index.json", "wasm_exec.js", "boot.js", "pool.js", "draw.js", "worker.js", "compile.js"} {
+	for _, f := range []string{"style.css", "datasets/index.json", "wasm_exec.js", "boot.js", "pool.js", "draw.js", "worker.js", "compile.js", "warm.js"} {
 		b, _ := fs.ReadFile(web, f)
 		h.Write(b)
 	}
@@ -182,7 +182,7 @@ func handler(version string, cacheable []string, base string) *app.Handler {
 		// pool.js runs the compute workers (web/worker.js with compute.wasm).
 		Scripts: []string{"/web/boot.js", "/web/pool.js", "/web/draw.js"},
 		CacheableResources: append([]string{
-			"/web/style.css", "/web/icon.svg", "/web/boot.js", "/web/pool.js", "/web/draw.js", "/web/worker.js", "/web/compile.js", "/web/wasm_exec.js", "/web/compute.wasm",
+			"/web/style.css", "/web/icon.svg", "/web/boot.js", "/web/pool.js", "/web/draw.js", "/web/worker.js", "/web/compile.js", "/web/warm.js", "/web/wasm_exec.js", "/web/compute.wasm",
 		}, cacheable...),
 		Version:                 version,
 		WasmContentLengthHeader: "X-Wasm-Content-Length",

@@ -476,8 +476,10 @@ func TestAppJSCompilesInAWorker(t *testing.T) {
 			t.Errorf("%s app.js calls fetchWithProgress %d times", name, strings.Count(c.js, "fetchWithProgress("))
 		}
 	}
-	if !bytes.Contains(worker, []byte("/lupi/web/compile.js")) {
-		t.Error("the service worker does not cache web/compile.js")
+	for _, f := range []string{"/lupi/web/compile.js", "/lupi/web/warm.js"} {
+		if !bytes.Contains(worker, []byte(f)) {
+			t.Errorf("the service worker does not cache %s", f)
+		}
 	}
 	if _, err := patchAppJS([]byte("go-app changed")); err == nil {
 		t.Error("patchAppJS accepted an app.js without go-app's loading code")

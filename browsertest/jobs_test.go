@@ -211,3 +211,40 @@ func TestComputeWorkerReportsLoadFailures(t *testing.T) {
 		}
 	}
 }
+
+// TestUIBuildIsWarmedUpInTheLoaderWorker: before the loader worker hands
+// app.wasm to the page, it runs the UI build once in a stand-in document at
+// the page's address (web/warm.js), so that V8 compiles the functions of
+// the page's start there rather than on the main thread. That run must
+// render the whole page without stopping — a UI change that calls what the
+// stand-in lacks makes it stop, and this test then shows where — and the
+// page must start as usual after it, with nothing in its console.
+func TestUIBuildIsWarmedUpInTheLoaderWorker(t *testing.T) {
+	url := startServer(t)
+	b := newBrowser(t, 1280, 900)
+	for _, path := range []string{"/", "/learn", "/?view=tune"} {
+		b.open(t, url+path)
+		b.waitJS(t, `window.__lupiWarm !== undefined`, time.Minute)
+		var w struct {
+			Ms       float64
+			Elements int
+			Stopped  string
+			Out      string
+		}
+		b.run(t, chromedp.Evaluate(`window.__lupiWarm || {stopped: "no warm-up report"}`, &w))
+		var live int
+		b.run(t, chromedp.Evaluate(`document.body.firstElementChild.querySelectorAll("*").length`, &live))
+		if w.Stopped != "" || !(w.Ms > 0) {
+			t.Errorf("%s: the warm-up stopped (%q) after %.0f ms:\n%s", path, w.Stopped, w.Ms, w.Out)
+		}
+		// The stand-in page has the live page's elements, give or take the
+		// ones that appear after the first render (the fit's results).
+		if w.Elements < live/2 {
+			t.Errorf("%s: the warm-up rendered %d elements, the page has %d", path, w.Elements, live)
+		}
+		t.Logf("%s: warm-up %.0f ms, %d elements (the page: %d)", path, w.Ms, w.Elements, live)
+	}
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %v", errs)
+	}
+}

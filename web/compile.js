@@ -1,11 +1,17 @@
 // LUPI Lab's loader worker: it fetches and compiles app.wasm (the UI build)
-// so that the page's main thread does not decode its bytes, and sends the
-// compiled module back. app.js (go-app's loader, with lupiInstantiate added
-// by the server) starts it with {url} and receives {progress} (0–100) while
-// the bytes arrive, then {module} or {error}. The fetched response itself
+// so that the page's main thread does not decode its bytes, runs it once in
+// a stand-in document so that V8 compiles the functions its start calls
+// (web/warm.js), and sends the compiled module back. app.js (go-app's
+// loader, with lupiInstantiate added by the server) starts it with {url,
+// warm: {href, env, storage}} and receives {progress} (0–100) while the
+// bytes arrive, then {module, warmed} or {error}. The fetched response itself
 // goes to compileStreaming (a copy is read for the progress), so the browser
 // can keep the compiled code for the next visit.
 "use strict";
+
+// The warm-up replaces the worker's globals with a stand-in page's
+// (web/warm.js); this keeps the real way back to the page.
+const post = self.postMessage.bind(self);
 
 self.onmessage = async (event) => {
   const url = event.data && event.data.url;
@@ -26,7 +32,7 @@ self.onmessage = async (event) => {
         const p = total > 0 ? Math.min(100, Math.floor((loaded * 100) / total)) : 0;
         if (p !== shown) {
           shown = p;
-          self.postMessage({ progress: p });
+          post({ progress: p });
         }
       }
     })().catch(() => {}); // the progress is only shown
@@ -38,8 +44,18 @@ self.onmessage = async (event) => {
       if (!(err instanceof TypeError)) throw err;
       module = await WebAssembly.compile(await (await fetch(url)).arrayBuffer());
     }
-    self.postMessage({ module: module });
+    let warmed = null;
+    if (event.data.warm) {
+      const w = event.data.warm;
+      try {
+        importScripts(new URL("warm.js", url).href);
+        warmed = await lupiWarm(module, new URL("wasm_exec.js", url).href, w.href, w.env, w.storage);
+      } catch (err) {
+        warmed = { stopped: String(err) }; // the page starts all the same
+      }
+    }
+    post({ module: module, warmed: warmed });
   } catch (err) {
-    self.postMessage({ error: String(err) });
+    post({ error: String(err) });
   }
 };

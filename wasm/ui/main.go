@@ -6,6 +6,8 @@
 package main
 
 import (
+	"time"
+
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
 	ui "lupilab/app"
@@ -13,5 +15,9 @@ import (
 
 func main() {
 	ui.Register()
+	// Let the browser breathe between the Go runtime's start (with the
+	// packages' initialisers) and go-app's first render: two main-thread
+	// tasks instead of one long one.
+	time.Sleep(time.Millisecond)
 	app.RunWhenOnBrowser()
 }
