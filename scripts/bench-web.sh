@@ -15,6 +15,8 @@
 #   BENCH=Maps SMO=0 scripts/bench-web.sh      # one table
 #   SIZES=1000,2000 REPEATS=3 scripts/bench-web.sh
 #   PROFILE_NAMES=1 BENCH=Profile SMO=0 scripts/bench-web.sh   # where the main thread's time goes
+#   LH_RUNS=3 BENCH=Lighthouse SMO=0 scripts/bench-web.sh   # Lighthouse, each preset 3 times
+#   BENCH=FirstVisit SMO=0 scripts/bench-web.sh   # a first visit's long tasks, thread time, lazy wasm compilation
 #
 # PROFILE_NAMES=1 first rebuilds web/app.wasm with its function names (no
 # -ldflags=-s; the same code, a larger file served gzip-compressed), so that
