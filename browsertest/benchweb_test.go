@@ -1239,9 +1239,9 @@ func BenchmarkWebLighthouse(bb *testing.B) {
 				Score float64 `json:"score"`
 			} `json:"categories"`
 			Audits map[string]struct {
-				Score        *float64 `json:"score"`
-				NumericValue float64  `json:"numericValue"`
-				Title        string   `json:"title"`
+				Score        *float64        `json:"score"`
+				NumericValue float64         `json:"numericValue"`
+				Title        string          `json:"title"`
 				Details      json.RawMessage `json:"details"`
 			} `json:"audits"`
 		}
