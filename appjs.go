@@ -24,7 +24,7 @@ const lupiInstantiate = `
 
 // -----------------------------------------------------------------------------
 // LUPI Lab: compile app.wasm in a worker (web/compile.js, next to app.wasm),
-// which also warms it up (web/warm.js) before handing it over
+// which then warms it up (web/warm.js); the page waits for that, up to 5 s
 // -----------------------------------------------------------------------------
 async function lupiInstantiate(url, showProgress, importObject, instantiateStreaming) {
   const wasmURL = new URL(url, document.baseURI).href;
@@ -32,19 +32,38 @@ async function lupiInstantiate(url, showProgress, importObject, instantiateStrea
   try {
     module = await new Promise((resolve, reject) => {
       const w = new Worker(new URL("compile.js", wasmURL).href);
+      // The worker sends the compiled module, then warms it up and says
+      // so; the page waits for that (so that it does not compile the same
+      // functions at the same time), but not for more than limit ms.
+      const limit = window.__lupiWarmLimitMs || 5000;
+      let compiled = null;
+      let timer = 0;
+      const done = (warmed) => {
+        clearTimeout(timer);
+        w.terminate();
+        window.__lupiWarm = warmed; // what the warm-up did (web/warm.js)
+        resolve(compiled);
+      };
       w.onmessage = (e) => {
         const m = e.data || {};
         if (m.progress !== undefined) {
           showProgress(m.progress);
-          return;
+        } else if (m.module) {
+          compiled = m.module;
+          timer = setTimeout(() => done({ stopped: "the warm-up took more than " + limit + " ms: started without it" }), limit);
+        } else if (compiled) {
+          done(m.warmed);
+        } else {
+          w.terminate();
+          reject(new Error(m.error || "no module"));
         }
-        w.terminate();
-        window.__lupiWarm = m.warmed; // what the warm-up did (web/warm.js)
-        if (m.module) resolve(m.module);
-        else reject(new Error(m.error || "no module"));
       };
       w.onerror = (e) => {
         e.preventDefault();
+        if (compiled) {
+          done({ stopped: "the loader worker failed: " + e.message });
+          return;
+        }
         w.terminate();
         reject(new Error(e.message || "the loader worker failed"));
       };

@@ -1,12 +1,14 @@
 package browsertest
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -239,12 +241,30 @@ func TestUIBuildIsWarmedUpInTheLoaderWorker(t *testing.T) {
 		}
 		// The stand-in page has the live page's elements, give or take the
 		// ones that appear after the first render (the fit's results).
-		if w.Elements < live/2 {
+		if w.Elements < live/2 || w.Elements > 2*live {
 			t.Errorf("%s: the warm-up rendered %d elements, the page has %d", path, w.Elements, live)
 		}
 		t.Logf("%s: warm-up %.0f ms, %d elements (the page: %d)", path, w.Ms, w.Elements, live)
 	}
 	if errs := b.consoleErrors(); len(errs) > 0 {
 		t.Errorf("console errors: %v", errs)
+	}
+
+	// A warm-up that takes longer than the page waits (here 1 ms) is cut
+	// short: the page starts without it, and says why.
+	b2 := newBrowser(t, 1280, 900)
+	b2.run(t, chromedp.ActionFunc(func(ctx context.Context) error {
+		_, err := page.AddScriptToEvaluateOnNewDocument(`window.__lupiWarmLimitMs = 1;`).Do(ctx)
+		return err
+	}))
+	b2.open(t, url+"/")
+	b2.waitFresh(t, 3*time.Minute)
+	var stopped string
+	b2.run(t, chromedp.Evaluate(`(window.__lupiWarm || {}).stopped || ""`, &stopped))
+	if !strings.Contains(stopped, "took more than 1 ms") {
+		t.Errorf("with a 1 ms limit, the warm-up report says %q, want that it took more than 1 ms", stopped)
+	}
+	if errs := b2.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors without the warm-up: %v", errs)
 	}
 }

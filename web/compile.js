@@ -4,9 +4,10 @@
 // (web/warm.js), and sends the compiled module back. app.js (go-app's
 // loader, with lupiInstantiate added by the server) starts it with {url,
 // warm: {href, env, storage}} and receives {progress} (0–100) while the
-// bytes arrive, then {module, warmed} or {error}. The fetched response itself
-// goes to compileStreaming (a copy is read for the progress), so the browser
-// can keep the compiled code for the next visit.
+// bytes arrive, then {module} and, once the warm-up is over, {warmed}; or
+// {error}. The fetched response itself goes to compileStreaming (a copy is
+// read for the progress), so the browser can keep the compiled code for the
+// next visit.
 "use strict";
 
 // The warm-up replaces the worker's globals with a stand-in page's
@@ -44,6 +45,7 @@ self.onmessage = async (event) => {
       if (!(err instanceof TypeError)) throw err;
       module = await WebAssembly.compile(await (await fetch(url)).arrayBuffer());
     }
+    post({ module: module });
     let warmed = null;
     if (event.data.warm) {
       const w = event.data.warm;
@@ -54,7 +56,7 @@ self.onmessage = async (event) => {
         warmed = { stopped: String(err) }; // the page starts all the same
       }
     }
-    post({ module: module, warmed: warmed });
+    post({ warmed: warmed });
   } catch (err) {
     post({ error: String(err) });
   }
