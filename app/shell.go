@@ -1,6 +1,7 @@
 package app
 
 import (
+	"net/url"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -47,15 +48,39 @@ var tabs = []struct{ id, label, href string }{
 	{"about", "About", "/?tab=about"},
 }
 
-// OnNav reads the view from the URL: /learn… are the tours, otherwise the
-// tab query value.
+// OnInit reads the view from the page's address before the first render
+// in the browser: go-app mounts the page first and navigates after, so
+// without it every page's first render was the playground's (with its
+// start-up work), replaced a moment later by the page asked for.
+func (s *Shell) OnInit() {
+	if app.IsClient {
+		// the client's static resource URL is what staticBase resolves
+		s.fromURL(app.Window().URL(), app.Getenv("GOAPP_STATIC_RESOURCES_URL"))
+	}
+}
+
+// OnPreRender reads the view from the request's address for the server's
+// pre-rendered page (go-app does not navigate there: without it, every
+// page was pre-rendered as the playground).
+func (s *Shell) OnPreRender(ctx app.Context) {
+	s.fromURL(ctx.Page().URL(), staticBase(ctx))
+}
+
+// OnNav reads the view from the URL.
 func (s *Shell) OnNav(ctx app.Context) {
-	path := strings.TrimPrefix(ctx.Page().URL().Path, staticBase(ctx))
+	s.fromURL(ctx.Page().URL(), staticBase(ctx))
+}
+
+// fromURL sets the view from a page address under the site's base path:
+// /learn… are the tours, otherwise the tab query value.
+func (s *Shell) fromURL(u *url.URL, base string) {
+	path := strings.TrimPrefix(u.Path, base)
+	s.tour = ""
 	switch {
 	case strings.HasPrefix(path, "/learn"):
 		s.tab, s.tour = "learn", strings.Trim(strings.TrimPrefix(path, "/learn"), "/")
 	default:
-		s.tab = ctx.Page().URL().Query().Get("tab")
+		s.tab = u.Query().Get("tab")
 	}
 	if s.tab == "" {
 		s.tab = "play"
