@@ -133,7 +133,7 @@ func addLayer(res *wire.GridResult, bin *wire.Bin, s *viz.Surface, l *viz.Layer,
 		lo, hi = math.Min(lo, x), math.Max(hi, x)
 	}
 	wl := wire.Layer{Name: name, Kind: kind, Values: bin.F32(l.Values), Min: lo, Max: hi}
-	if l.Kind != viz.KindProbability && l.Kind != viz.KindVariance && l.Kind != viz.KindEntropy {
+	if wire.HasSpan(kind) {
 		wl.Span = viz.ColourSpan(l.Values)
 	}
 	for _, lv := range viz.Levels(l.Kind) {

@@ -278,6 +278,18 @@ const (
 	LayerEntropy  = "entropy"  // a GP's predictive entropy in bits
 )
 
+// HasSpan says whether a layer of this kind carries Span: the signed
+// layers coloured on a symmetric scale (decision, mean, plane, score);
+// probabilities, variances, entropies, classes and tags have fixed or
+// min–max scales.
+func HasSpan(kind string) bool {
+	switch kind {
+	case LayerDecision, LayerMean, LayerPlane, LayerScore:
+		return true
+	}
+	return false
+}
+
 // Layer is one quantity over the grid.
 type Layer struct {
 	Name   string  `json:"name"` // e.g. "decision", "plane:pos", "tag:2"
@@ -286,7 +298,7 @@ type Layer struct {
 	Min    float64 `json:"min"`
 	Max    float64 `json:"max"`
 	// Span is the half-width of the layer's symmetric colour scale
-	// (viz.ColourSpan) for signed layers, computed where the values are.
+	// (viz.ColourSpan) when HasSpan(Kind), computed where the values are.
 	Span     float64   `json:"span,omitempty"`
 	Contours []Contour `json:"contours,omitempty"`
 }
