@@ -50,6 +50,7 @@ func cmdExperiment(ctx context.Context, args []string, stdout io.Writer) error {
 	jsonPath := fs.String("json", "", "also write the result as JSON to this file")
 	mdPath := fs.String("md", "", "also write the markdown to this file")
 	tasksPath := fs.String("tasks", "", "also write every finished task (descriptor, output, timings) as JSON to this file")
+	projectPath := fs.String("project", "", "do not run: read a -tasks FILE of a run with the same settings and print, as JSON, the wall time its tasks would take on -j workers (the runner's own scheduler on a simulated clock)")
 	sets := setFlags{}
 	fs.Var(sets, "set", "experiment setting name=value (repeatable)")
 	if err := parse(fs, args[1:]); err != nil {
@@ -68,6 +69,9 @@ func cmdExperiment(ctx context.Context, args []string, stdout io.Writer) error {
 	env, err := experiment.NewEnv(e, experiment.Config{Quick: *quick, Repeats: *repeats, Seed: *seed, DataDir: *dir, Args: sets, Jobs: *jobs, NoTiming: !*timing})
 	if err != nil {
 		return err
+	}
+	if *projectPath != "" {
+		return projectExperiment(env, *projectPath, *jobs, stdout)
 	}
 	done, err := env.RunPlan(ctx)
 	if err != nil {
@@ -95,6 +99,32 @@ func cmdExperiment(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	_, err = fmt.Fprint(stdout, md)
 	return err
+}
+
+// projectExperiment prints the wall time the tasks recorded in path would
+// take on jobs workers (experiment.Env.Project), beside their total.
+func projectExperiment(env *experiment.Env, path string, jobs int, stdout io.Writer) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var tasks []experiment.Done
+	if err := json.Unmarshal(b, &tasks); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	total := 0.0
+	for _, d := range tasks {
+		total += d.Timing["task_wall"]
+	}
+	wall, err := env.Project(tasks, jobs)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	out := map[string]any{"workers": jobs, "tasks": len(tasks), "task_seconds": total, "seconds": wall}
+	if wall > 0 {
+		out["speedup"] = total / wall
+	}
+	return writeJSON(stdout, out)
 }
 
 func writeJSONFile(path string, v any) error {

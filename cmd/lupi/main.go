@@ -27,9 +27,11 @@
 //	    Prints decision values, labels, per-class scores, probabilities or
 //	    tags as JSON (and metrics when FILE has labels; FILE may have none).
 //	lupi experiment NAME [-quick] [-seed N] [-repeats N] [-data DIR] [-set k=v]... [-j N] [-timing=false]
-//	         [-json FILE] [-md FILE] [-tasks FILE]
+//	         [-json FILE] [-md FILE] [-tasks FILE] [-project FILE]
 //	    Runs a paper's experiment, -j tasks at once (default: every core);
 //	    prints its markdown tables (identical for every -j but for timings).
+//	    -project FILE runs nothing: it replays the task times of a -tasks
+//	    FILE on -j workers and prints the projected wall time (JSON).
 //	lupi tune -model ID -train FILE -grid name=v1,v2,… [-grid …] [-folds K] [-j N] [-seed N]
 //	          [-scale standard|minmax|none] [-set name=value]...
 //	    k-fold cross-validation over the grid; prints each cell's mean ± sd
@@ -73,7 +75,7 @@ const usage = `usage:
   lupi fit -model ID -train FILE [-test FILE] [-set name=value]... [-seed N] [-o model.json]
            [-scale] [-tags SPEC] [-max-memory SIZE] [-progress]   (lupi fit -model ID -help: every flag and parameter)
   lupi predict -model-file model.json -data FILE [-tags SPEC]
-  lupi experiment NAME [-quick] [-seed N] [-repeats N] [-data DIR] [-set k=v]... [-j N] [-timing=false] [-json FILE] [-md FILE] [-tasks FILE]
+  lupi experiment NAME [-quick] [-seed N] [-repeats N] [-data DIR] [-set k=v]... [-j N] [-timing=false] [-json FILE] [-md FILE] [-tasks FILE] [-project FILE]
   lupi experiment list
   lupi tune -model ID -train FILE -grid name=v1,v2,... [-grid ...] [-folds K] [-j N] [-seed N] [-scale standard|minmax|none] [-set name=value]...
 `

@@ -3,7 +3,6 @@ package experiment
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -29,8 +28,15 @@ type Experiment struct {
 	// browser-sized one (Config.Repeats overrides it); {0, 0} for an
 	// experiment without repeats, which then refuses Config.Repeats.
 	Repeats [2]int
-	// Plan returns the next stage's tasks given every finished task (none
-	// at first); an empty stage ends the plan.
+	// Plan returns the tasks that are ready given the finished tasks done
+	// (none at first): every task whose inputs are all among done and that
+	// is not itself in done, in a stable order. It is a function of done
+	// (the tasks' outputs, not their order), and monotone: a task it returns
+	// it returns again, with the same ID, seed and descriptor, given more
+	// finished tasks, until that task is among them. RunPlan calls it
+	// again while tasks are running, so it returns those too (callers skip
+	// the IDs they have handed out); no task with nothing running ends the
+	// plan. See the package documentation.
 	Plan func(env *Env, done []Done) (Stage, error)
 	// RunTask runs one task and returns its output, which must survive a
 	// JSON round trip (no NaN or Inf: say a failure with a field of its
@@ -73,18 +79,20 @@ type Done struct {
 	// "_wall" are wall clock) and "task_wall", the whole task's wall time.
 	// Empty under Config.NoTiming.
 	Timing map[string]float64 `json:"timing,omitempty"`
-	// Stage is the plan stage (0-based) RunPlan ran the task in: the
-	// tasks of one stage may run in parallel, stages run one after another
-	// (scripts/bench-experiments.sh projects the speed-up on more cores
-	// from it).
+	// Stage is the task's plan stage (0-based): 0 for the tasks Plan
+	// returns given no finished task, k for those it returns once the tasks
+	// of stages 0 … k−1 have finished — the depth of the task's inputs. It
+	// does not depend on the order tasks ran in (Env.Ordered): RunPlan
+	// starts a task as soon as its own inputs are known, not when its
+	// stage's turn comes.
 	Stage int `json:"stage"`
 }
 
-// Stage is one step of a plan.
+// Stage is what Plan returns: the tasks that are ready.
 type Stage struct {
 	Tasks []Task
-	// Later estimates the tasks of the stages still to come (progress
-	// only).
+	// Later estimates the tasks Plan will return once more tasks have
+	// finished, beyond Tasks (progress only).
 	Later int
 }
 
@@ -358,14 +366,14 @@ func (env *Env) runTask(ctx context.Context, t Task, fraction float64) (Done, er
 	return d, nil
 }
 
-// Plan returns the next stage given the finished tasks.
+// Plan returns the ready tasks given the finished tasks (Experiment.Plan).
 func (env *Env) Plan(done []Done) (Stage, error) { return env.Exp.Plan(env, done) }
 
 // Aggregate builds the Result from every finished task.
 func (env *Env) Aggregate(done []Done) (*Result, error) { return env.Exp.Aggregate(env, done) }
 
-// Run runs the experiment: its plan stage by stage, Config.Jobs tasks at a
-// time, then the aggregation. The Result does not depend on Config.Jobs.
+// Run runs the experiment: its plan, Config.Jobs tasks at a time
+// (RunPlan), then the aggregation. The Result does not depend on Config.Jobs.
 func (e *Experiment) Run(ctx context.Context, cfg Config) (*Result, error) {
 	env, err := NewEnv(e, cfg)
 	if err != nil {
@@ -376,68 +384,6 @@ func (e *Experiment) Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	return env.Aggregate(done)
-}
-
-// RunPlan runs every stage of the plan and returns the finished tasks in
-// plan order.
-func (env *Env) RunPlan(ctx context.Context) ([]Done, error) {
-	var done []Done
-	stage := 0
-	seen := map[string]bool{}
-	for {
-		st, err := env.Plan(done)
-		if err != nil {
-			return nil, err
-		}
-		if len(st.Tasks) == 0 {
-			break
-		}
-		for _, t := range st.Tasks {
-			if seen[t.ID] {
-				return nil, fmt.Errorf("%s experiment: task %s planned twice", env.Exp.Name, t.ID)
-			}
-			seen[t.ID] = true
-		}
-		out, err := env.runStage(ctx, st, len(done))
-		if err != nil {
-			return nil, err
-		}
-		for i := range out {
-			out[i].Stage = stage
-		}
-		stage++
-		done = append(done, out...)
-	}
-	env.progress(model.Progress{Fraction: 1, Stage: env.Exp.Name + " experiment", Message: "done"})
-	return done, nil
-}
-
-// runStage runs a stage's tasks on Config.Jobs goroutines; out[i] is task
-// i's result whatever the order they finish in.
-func (env *Env) runStage(ctx context.Context, st Stage, before int) ([]Done, error) {
-	out := make([]Done, len(st.Tasks))
-	total := float64(before + len(st.Tasks) + st.Later)
-	var mu sync.Mutex
-	finished := 0
-	err := Parallel(ctx, len(st.Tasks), env.Config.Jobs, func(ctx context.Context, i int, _ func(model.Progress)) error {
-		mu.Lock()
-		frac := float64(before+finished) / total
-		mu.Unlock()
-		var err error
-		out[i], err = env.runTask(ctx, st.Tasks[i], frac)
-		if err == nil {
-			mu.Lock()
-			finished++
-			frac = float64(before+finished) / total
-			mu.Unlock()
-			env.progress(model.Progress{Fraction: frac, Stage: env.Exp.Name + " experiment", Message: st.Tasks[i].ID})
-		}
-		return err
-	}, nil)
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 // Parallel calls run(ctx, i, report) for i = 0 … n−1 on jobs goroutines
@@ -507,7 +453,7 @@ func Parallel(ctx context.Context, n, jobs int, run func(ctx context.Context, i 
 	for _, err := range errs {
 		switch {
 		case err == nil:
-		case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		case isCancel(err):
 			ctxErr = err
 		default:
 			return err

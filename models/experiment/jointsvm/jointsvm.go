@@ -15,8 +15,9 @@
 // values and timed on training and testing. Features are standardised on
 // the rows a model is fitted on.
 //
-// Tasks: stage 1, one per (method, grid point) — a validation fit; stage 2,
-// one per method — the final fit at the chosen point. Every task's seed is
+// Tasks: one per (method, grid point) — a validation fit; then one per
+// method — the final fit at the chosen point, ready as soon as that
+// method's own validation fits are done. Every task's seed is
 // Config.Seed (the fits' seed; the shuffle is drawn from it too).
 package jointsvm
 
@@ -293,23 +294,26 @@ func plan(env *experiment.Env, done []experiment.Done) (experiment.Stage, error)
 		st.Tasks = append(st.Tasks, t)
 		return err
 	}
-	if len(done) == 0 {
-		for l, L := range learners {
-			for k, h := range g.points(L) {
+	idx := experiment.Index(done)
+	for l, L := range learners {
+		if _, ok := idx[finalID(l)]; ok {
+			continue
+		}
+		hs := g.points(L)
+		searched := true
+		for k, h := range hs {
+			if _, ok := idx[valID(l, k)]; !ok {
+				searched = false
 				if err := add(valID(l, k), spec{Learner: l, H: h}); err != nil {
 					return st, err
 				}
 			}
 		}
-		st.Later = len(learners)
-		return st, nil
-	}
-	idx := experiment.Index(done)
-	if _, ok := idx[finalID(0)]; ok {
-		return st, nil // complete
-	}
-	for l, L := range learners {
-		best, err := choose(idx, l, g.points(L))
+		if !searched {
+			st.Later++ // the final fit
+			continue
+		}
+		best, err := choose(idx, l, hs)
 		if err != nil {
 			return st, err
 		}
