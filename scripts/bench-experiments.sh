@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench-experiments.sh — wall time of the paper experiments with `lupi experiment NAME -j 1`
 # against `-j 2` (A B A B, ROUNDS rounds), checks that both print identical results, and
-# projects the speed-up on 8 and 16 cores from the per-task times of the -j 1 run.
+# projects the speed-up on 2, 8 and 16 cores from the per-task times of a -j 1 run.
 #
 #   scripts/bench-experiments.sh                   # the four configurations below, 2 rounds
 #   ROUNDS=3 ONLY=gpcplus scripts/bench-experiments.sh
@@ -13,12 +13,14 @@
 #   svm2plus -quick -repeats 10         the quick grid and sizes, 10 repeats
 #   mpwtsvm  -quick -set tasks=6        the quick grid and sizes, 6 tasks of each dataset
 #
-# The projection: an experiment runs its plan stage by stage (models/experiment: a stage's
-# tasks in parallel, then the next stage), so on P workers a stage takes at least its
-# longest task and at least its total over P. It schedules each stage's measured task times
-# (from -tasks: each task's wall time and plan stage) longest first on P workers and
-# sums the stages: the speed-up P workers would give if nothing else (memory bandwidth,
-# turbo, the Go runtime's GC) changed.
+# The projection: `lupi experiment … -project FILE -j P` replays the task times of a further
+# -j 1 run (its -tasks file) on P workers with the runner's own scheduler on a simulated clock
+# (models/experiment: a task starts as soon as the tasks it needs have finished, newly ready
+# tasks first): the speed-up P workers would give if nothing else (the time outside tasks,
+# memory bandwidth, turbo, the Go runtime's GC) changed. "2 cores" beside the measured -j 2
+# shows what those other things cost here; "2 staged" is the same projection for a runner that
+# waits for each plan stage to end (each stage's tasks longest first on 2 workers, stages one
+# after another: the runner before dependency scheduling), from the tasks' stages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-2}
@@ -28,7 +30,7 @@ trap 'rm -rf "$work"' EXIT
 go build -o "$work/lupi" ./cmd/lupi
 
 configs=("jointsvm" "gpcplus -repeats 4" "svm2plus -quick -repeats 10" "mpwtsvm -quick -set tasks=6")
-printf '%-34s %8s %8s %8s %9s %9s  %s\n' "experiment" "-j 1 s" "-j 2 s" "speed-up" "8 cores" "16 cores" "same output"
+printf '%-34s %8s %8s %8s %9s %9s %9s %9s  %s\n' "experiment" "-j 1 s" "-j 2 s" "speed-up" "2 cores" "2 staged" "8 cores" "16 cores" "same output"
 for c in "${configs[@]}"; do
 	name=${c%% *}
 	if [ -n "${ONLY:-}" ] && [ "$ONLY" != "$name" ]; then continue; fi
@@ -44,19 +46,23 @@ for c in "${configs[@]}"; do
 	done
 	same=yes
 	cmp -s "$work/$name-1.json" "$work/$name-2.json" || same=NO
-	# one more -j 1 run with timings: the tasks' times and stages for the projection
+	# one more -j 1 run with timings: the tasks' times for the projection
 	# shellcheck disable=SC2086
 	"$work/lupi" experiment $c -j 1 -tasks "$work/$name-1-tasks.json" >/dev/null
-	"$PY" - "$c" "$work/$name-1-tasks.json" "${j1[*]}" "${j2[*]}" "$same" <<'PYEOF'
+	proj=()
+	for p in 2 8 16; do
+		# shellcheck disable=SC2086
+		proj+=("$("$work/lupi" experiment $c -j $p -project "$work/$name-1-tasks.json" | "$PY" -c 'import json, sys; print(json.load(sys.stdin)["speedup"])')")
+	done
+	"$PY" - "$c" "${j1[*]}" "${j2[*]}" "${proj[*]}" "$same" "$work/$name-1-tasks.json" <<'PYEOF'
 import json, statistics, sys
-conf, tasks, j1, j2, same = sys.argv[1:]
+conf, j1, j2, proj, same, tasks = sys.argv[1:]
 j1 = [float(x) for x in j1.split()]
 j2 = [float(x) for x in j2.split()]
-t = json.load(open(tasks))
+p2, p8, p16 = (float(x) for x in proj.split())
 stages = {}  # plan stage → its tasks' wall times
-for x in t:
+for x in json.load(open(tasks)):
     stages.setdefault(x["stage"], []).append(x["timing"]["task_wall"])
-stages = list(stages.items())
 
 def makespan(times, workers):
     load = [0.0] * workers
@@ -65,10 +71,9 @@ def makespan(times, workers):
         load[i] += d
     return max(load)
 
-total = sum(sum(s) for _, s in stages)
-proj = {p: total / sum(makespan(s, p) for _, s in stages) for p in (8, 16)}
+staged = sum(map(sum, stages.values())) / sum(makespan(s, 2) for s in stages.values())
 m1, m2 = statistics.median(j1), statistics.median(j2)
-print(f"{conf:34s} {m1:8.1f} {m2:8.1f} {m1 / m2:7.2f}× {proj[8]:8.1f}× {proj[16]:8.1f}×  {same}")
+print(f"{conf:34s} {m1:8.1f} {m2:8.1f} {m1 / m2:7.2f}× {p2:8.2f}× {staged:8.2f}× {p8:8.1f}× {p16:8.1f}×  {same}")
 PYEOF
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); -j 1 and -j 2 in turn, ROUNDS=$ROUNDS, medians; projections from a further -j 1 run's task times"

@@ -241,6 +241,27 @@ func TestExperiment(t *testing.T) {
 	if b, err := os.ReadFile(js); err != nil || json.Unmarshal(b, &r) != nil || r["name"] != "cli-test" {
 		t.Errorf("-json file: %v %v", err, r)
 	}
+	// -project replays the task times of a -tasks file: one task on any
+	// number of workers takes its own time; a file without times is refused
+	tasks := filepath.Join(dir, "tasks.json")
+	if _, errs, code = lupi(t, "experiment", "cli-test", "-tasks", tasks); code != 0 {
+		t.Fatalf("-tasks: exit %d: %s", code, errs)
+	}
+	out, errs, code = lupi(t, "experiment", "cli-test", "-j", "4", "-project", tasks)
+	var p struct {
+		Workers, Tasks   int
+		Seconds, Speedup float64
+		TaskSeconds      float64 `json:"task_seconds"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &p) != nil || p.Workers != 4 || p.Tasks != 1 || p.Seconds <= 0 || p.Seconds != p.TaskSeconds {
+		t.Errorf("-project: exit %d, %s %s", code, out, errs)
+	}
+	if _, errs, code = lupi(t, "experiment", "cli-test", "-timing=false", "-tasks", tasks); code != 0 {
+		t.Fatalf("-tasks: exit %d: %s", code, errs)
+	}
+	if _, errs, code = lupi(t, "experiment", "cli-test", "-project", tasks); code == 0 || !strings.Contains(errs, "no recorded time") {
+		t.Errorf("-project of a run without times: exit %d, %s", code, errs)
+	}
 }
 
 // writeLUPICSV writes n rows of a noisy 2-D problem with classes "n" / "p"
