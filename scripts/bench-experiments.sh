@@ -15,12 +15,12 @@
 #
 # The projection: `lupi experiment … -project FILE -j P` replays the task times of a further
 # -j 1 run (its -tasks file) on P workers with the runner's own scheduler on a simulated clock
-# (models/experiment: a task starts as soon as the tasks it needs have finished, newly ready
-# tasks first): the speed-up P workers would give if nothing else (the time outside tasks,
+# (models/experiment: a task starts once the tasks it needs have finished and a worker is free,
+# in the order tasks became ready): the speed-up P workers would give if nothing else (the time outside tasks,
 # memory bandwidth, turbo, the Go runtime's GC) changed. "2 cores" beside the measured -j 2
-# shows what those other things cost here; "2 staged" is the same projection for a runner that
-# waits for each plan stage to end (each stage's tasks longest first on 2 workers, stages one
-# after another: the runner before dependency scheduling), from the tasks' stages.
+# shows what those other things cost here. "2 staged" and "8 staged" project the runner before
+# dependency scheduling from the same task times: each plan stage's tasks in plan order on P
+# workers, stages one after another.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-2}
@@ -30,7 +30,7 @@ trap 'rm -rf "$work"' EXIT
 go build -o "$work/lupi" ./cmd/lupi
 
 configs=("jointsvm" "gpcplus -repeats 4" "svm2plus -quick -repeats 10" "mpwtsvm -quick -set tasks=6")
-printf '%-34s %8s %8s %8s %9s %9s %9s %9s  %s\n' "experiment" "-j 1 s" "-j 2 s" "speed-up" "2 cores" "2 staged" "8 cores" "16 cores" "same output"
+printf '%-34s %8s %8s %8s %9s %9s %9s %9s %9s  %s\n' "experiment" "-j 1 s" "-j 2 s" "speed-up" "2 cores" "8 cores" "16 cores" "2 staged" "8 staged" "same output"
 for c in "${configs[@]}"; do
 	name=${c%% *}
 	if [ -n "${ONLY:-}" ] && [ "$ONLY" != "$name" ]; then continue; fi
@@ -65,15 +65,17 @@ for x in json.load(open(tasks)):
     stages.setdefault(x["stage"], []).append(x["timing"]["task_wall"])
 
 def makespan(times, workers):
+    # plan order, each task on the first free worker
     load = [0.0] * workers
-    for d in sorted(times, reverse=True):
+    for d in times:
         i = load.index(min(load))
         load[i] += d
     return max(load)
 
-staged = sum(map(sum, stages.values())) / sum(makespan(s, 2) for s in stages.values())
+total = sum(map(sum, stages.values()))
+s2, s8 = (total / sum(makespan(s, p) for s in stages.values()) for p in (2, 8))
 m1, m2 = statistics.median(j1), statistics.median(j2)
-print(f"{conf:34s} {m1:8.1f} {m2:8.1f} {m1 / m2:7.2f}× {p2:8.2f}× {staged:8.2f}× {p8:8.1f}× {p16:8.1f}×  {same}")
+print(f"{conf:34s} {m1:8.1f} {m2:8.1f} {m1 / m2:7.2f}× {p2:8.2f}× {p8:8.1f}× {p16:8.1f}× {s2:8.2f}× {s8:8.1f}×  {same}")
 PYEOF
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); -j 1 and -j 2 in turn, ROUNDS=$ROUNDS, medians; projections from a further -j 1 run's task times"

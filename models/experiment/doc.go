@@ -29,8 +29,8 @@
 //
 // Experiment.Run drives this loop natively (RunPlan), Config.Jobs tasks at
 // a time on goroutines: it calls Plan again when a task finishes and starts
-// the newly ready tasks before the older ones still waiting, so a method's
-// final fit does not wait for another method's grid. Each task's stage
+// the tasks in the order they became ready, so a method's final fit does
+// not wait for the end of another method's grid. Each task's stage
 // (Done.Stage: 0 for what Plan returns first, k for what it returns once
 // stages 0 … k−1 are done) and the order of the finished tasks are those of
 // a stage-by-stage run, whatever the order tasks finished in (Env.Ordered);

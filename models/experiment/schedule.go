@@ -27,20 +27,26 @@ const planBudget = 200
 // not handed out yet. It is the one scheduling policy of both RunPlan and
 // Project, so that the projection schedules exactly as a run does.
 //
-// Order: the tasks of the newest Plan call first, in plan order. The tasks a
-// finished task has just made ready (a method's final fit once its grid is
-// done, a repeat's next search once its first is) so start before the
-// earlier tasks still waiting, and a worker never idles at the end of a
-// stage while another stage's tasks could run. With one worker the order
-// does not change the wall time, and Plan is called only when the queue is
-// empty: stage by stage, as few calls as possible.
+// Order: the tasks start in the order they became ready, those of one
+// Plan call in plan order (first in, first out). A task that a finished
+// task has just made ready (a method's final fit once its grid is done)
+// thus starts when a worker is free and the tasks ready before it have
+// started — not after every task of its stage, as when each stage waited
+// for the one before. Starting the newly ready tasks first instead
+// (last in, first out) projected the same on 2 workers (±1 %) and, on 8
+// and 16, from 5 % better (jointsvm, 8) to 10 % worse (svm2plus, 16) with
+// scripts/bench-experiments.sh's configurations: it leaves tasks planned
+// early for the end, long ones included.
+// With one worker the order does not change the wall time, and Plan is
+// called only when the queue is empty: stage by stage, as few calls as
+// possible.
 type scheduler struct {
 	env      *Env
 	workers  int
 	done     []Done
 	finished map[string]bool
 	issued   map[string]Task // every task queued so far (waiting, running or finished)
-	batches  [][]Task        // waiting tasks, one batch per Plan call, newest last
+	batches  [][]Task        // waiting tasks, one batch per Plan call, oldest first
 	waiting  int
 	later    int
 	// since is the number of tasks finished since the last call to Plan;
@@ -106,12 +112,12 @@ func sameTask(a, b Task) bool {
 // next returns the task to start next; false when none is waiting.
 func (s *scheduler) next() (Task, bool) {
 	for n := len(s.batches); n > 0; n = len(s.batches) {
-		b := s.batches[n-1]
+		b := s.batches[0]
 		if len(b) == 0 {
-			s.batches = s.batches[:n-1]
+			s.batches = s.batches[1:]
 			continue
 		}
-		s.batches[n-1] = b[1:]
+		s.batches[0] = b[1:]
 		s.waiting--
 		return b[0], true
 	}
@@ -148,9 +154,10 @@ func (s *scheduler) fraction() float64 {
 	return float64(len(s.done)) / float64(total)
 }
 
-// RunPlan runs the plan's tasks, Config.Jobs at a time, each as soon as
-// Plan returns it (see scheduler: a task whose inputs a finished task has
-// just completed does not wait for the other tasks of its stage), and
+// RunPlan runs the plan's tasks, Config.Jobs at a time, each once Plan
+// has returned it and a worker is free (see scheduler: a task whose inputs
+// a finished task has just completed does not wait for the other tasks of
+// its stage), and
 // returns the finished tasks in plan order with their stages (Ordered):
 // the same whatever Config.Jobs and the order the tasks finished in.
 func (env *Env) RunPlan(ctx context.Context) ([]Done, error) {

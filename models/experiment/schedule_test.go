@@ -72,11 +72,11 @@ func (e *events) index(s string) int {
 }
 
 // A task whose inputs are done starts before a long task of the same stage
-// ends, and before the older tasks still waiting: "long" cannot end before
-// "b" (which needs "a") has started — a runner that waits for the stage
-// {a, long, x1, x2} to end would never start it — and "b" starts before the
-// fillers x1, x2 that were waiting since the start. The finished tasks
-// come back in plan order with their stages, as with one job.
+// ends: "long" cannot end before "b" (which needs "a") has started — a
+// runner that waits for the stage {a, long, x1, x2} to end would never
+// start it. Tasks start in the order they became ready: x1, x2 (ready from
+// the start), then b. The finished tasks come back in plan order with
+// their stages, as with one job.
 func TestRunPlanStartsReadyTasksAtOnce(t *testing.T) {
 	needs := map[string][]string{"b": {"a"}}
 	order := []string{"a", "long", "x1", "x2", "b"}
@@ -109,8 +109,8 @@ func TestRunPlanStartsReadyTasksAtOnce(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v: b did not start while long ran (events %v)", err, ev.log)
 	}
-	if b, x1 := ev.index("start b"), ev.index("start x1"); b < 0 || x1 < 0 || b > x1 {
-		t.Errorf("b (ready once a ended) started after x1 (waiting since the start): %v", ev.log)
+	if x1, x2, b := ev.index("start x1"), ev.index("start x2"), ev.index("start b"); x1 < 0 || x1 > x2 || x2 > b {
+		t.Errorf("x1, x2 (ready from the start) and b (ready once a ended) started out of order: %v", ev.log)
 	}
 	var got []string
 	for _, d := range done {
