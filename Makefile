@@ -24,6 +24,8 @@ all: wasm server
 ## wasm: compile the two browser builds — the UI (app.wasm, go-app, no numerics) and the
 ## compute engine (compute.wasm, run by the Web Workers of web/pool.js) — and compress them.
 ## The UI is built against a copy of go-app without its server-side handler (scripts/uimod).
+## web/warm-fit.json is the compute engine's answer to a first visit, which the UI build's
+## warm-up replays (scripts/warmfit, web/warm.js).
 wasm:
 	@$(GO) run ./scripts/uimod -out .build/ui
 	@set -e; \
@@ -31,6 +33,7 @@ wasm:
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o web/compute.wasm ./wasm/compute & cp=$$!; \
 	wait $$ui; wait $$cp
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" web/wasm_exec.js
+	$(GO) run ./scripts/warmfit -web web -out web/warm-fit.json
 	$(GO) run ./scripts/compress -q $(BROTLI_Q) web/app.wasm web/compute.wasm
 
 server:
@@ -168,4 +171,4 @@ datasets:
 	$(GO) run ./cmd/mkdatasets
 
 clean:
-	rm -rf bin dist .build web/app.wasm web/app.wasm.br web/compute.wasm web/compute.wasm.br web/wasm_exec.js browsertest/screenshots
+	rm -rf bin dist .build web/app.wasm web/app.wasm.br web/compute.wasm web/compute.wasm.br web/wasm_exec.js web/warm-fit.json browsertest/screenshots

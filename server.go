@@ -136,9 +136,12 @@ func newSite(webDir, base string) (*site, error) {
 	if _, err := fs.Stat(web, "wasm_exec.js"); err != nil {
 		return nil, fmt.Errorf("%s/wasm_exec.js is missing: `make wasm` copies it from $(go env GOROOT)/lib/wasm", webDir)
 	}
+	if _, err := fs.Stat(web, "warm-fit.json"); err != nil {
+		return nil, fmt.Errorf("%s/warm-fit.json is missing: `make wasm` records it (scripts/warmfit)", webDir)
+	}
 	// The version is a hash of what the browser runs, so a restart is not an
 	// update and a new build is.
-	for _, f := range []string{"style.css", "datasets/index.json", "wasm_exec.js", "boot.js", "pool.js", "draw.js", "worker.js", "compile.js", "warm.js"} {
+	for _, f := range []string{"style.css", "datasets/index.json", "wasm_exec.js", "boot.js", "pool.js", "draw.js", "worker.js", "compile.js", "warm.js", "warm-fit.json"} {
 		b, _ := fs.ReadFile(web, f)
 		h.Write(b)
 	}
@@ -182,7 +185,7 @@ func handler(version string, cacheable []string, base string) *app.Handler {
 		// pool.js runs the compute workers (web/worker.js with compute.wasm).
 		Scripts: []string{"/web/boot.js", "/web/pool.js", "/web/draw.js"},
 		CacheableResources: append([]string{
-			"/web/style.css", "/web/icon.svg", "/web/boot.js", "/web/pool.js", "/web/draw.js", "/web/worker.js", "/web/compile.js", "/web/warm.js", "/web/wasm_exec.js", "/web/compute.wasm",
+			"/web/style.css", "/web/icon.svg", "/web/boot.js", "/web/pool.js", "/web/draw.js", "/web/worker.js", "/web/compile.js", "/web/warm.js", "/web/warm-fit.json", "/web/wasm_exec.js", "/web/compute.wasm",
 		}, cacheable...),
 		Version:                 version,
 		WasmContentLengthHeader: "X-Wasm-Content-Length",

@@ -25,6 +25,7 @@ func testWeb(t *testing.T) string {
 		"app.wasm":            strings.Repeat("\x00asm wasm bytes ", 4096),
 		"compute.wasm":        strings.Repeat("\x00asm compute bytes ", 4096),
 		"wasm_exec.js":        "// wasm_exec for tests\n",
+		"warm-fit.json":       `{"v":1,"jobs":{}}`,
 		"style.css":           "body{}",
 		"datasets/index.json": `[{"name":"toy","file":"toy.csv"}]`,
 		"datasets/toy.csv":    "y,x_1\na,1\nb,2\n",

@@ -356,6 +356,28 @@ const (
 	mapPreview = 50
 )
 
+// fitRequest is what the playground asks the pool to fit for set (csv: the
+// uploaded data's text, for an uploaded source).
+func fitRequest(set Settings, csv string, watch bool) wire.FitRequest {
+	return wire.FitRequest{Data: set.Data(csv), Split: set.Split(), Model: set.Model, Params: set.Values(),
+		AdaptWidths: true, Keep: true, Grid: &wire.GridSpec{Side: mapSide, Preview: mapPreview}, Watch: watch}
+}
+
+// pointsRequest asks for set's data points, shown before a fit ends.
+func pointsRequest(set Settings, csv string) wire.PointsRequest {
+	return wire.PointsRequest{Data: set.Data(csv), Split: set.Split(), Model: set.Model}
+}
+
+// FirstVisitRequests returns what the playground of a first visit asks the
+// pool for, by the request's kind: its default data's points, the
+// device's calibration and the fit of its default settings.
+// scripts/warmfit records the compute engine's answers for the UI build's
+// warm-up (web/warm.js), which replays them.
+func FirstVisitRequests() (points wire.PointsRequest, calibration, fit wire.FitRequest) {
+	set := DefaultSettings()
+	return pointsRequest(set, ""), calibrationFit, fitRequest(set, "", false)
+}
+
 // startFit fits the current settings unless the result on screen or the
 // running fit is already theirs. A running fit for other settings is
 // cancelled: the latest settings win.
@@ -383,8 +405,7 @@ func (s *session) startFit(ctx app.Context) {
 		return
 	}
 	set := s.set.Clone()
-	req := wire.FitRequest{Data: set.Data(s.csv()), Split: set.Split(), Model: set.Model, Params: set.Values(),
-		AdaptWidths: true, Keep: true, Grid: &wire.GridSpec{Side: mapSide, Preview: mapPreview}, Watch: s.watching}
+	req := fitRequest(set, s.csv(), s.watching)
 	s.refit = false
 	s.fit = fitJob{set: set, key: key, started: time.Now(), progress: wire.Progress{Fraction: 0, Stage: "waiting for the compute engine"}}
 	est, _ := s.estimate()
@@ -502,7 +523,7 @@ func (s *session) requestPreview(ctx app.Context) {
 		return
 	}
 	set := s.set.Clone()
-	req := wire.PointsRequest{Data: set.Data(s.csv()), Split: set.Split(), Model: set.Model}
+	req := pointsRequest(set, s.csv())
 	Submit(ctx, wire.KindPoints, req, nil, JobOptions{Priority: PriorityInteractive + 1,
 		OnEnd: func(ctx app.Context, m wire.Message, w Affinity) {
 			var res wire.FitResult

@@ -1,6 +1,7 @@
 package browsertest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -797,6 +798,9 @@ func (t *tracer) start(tb testing.TB) {
 
 func (t *tracer) categories() []string {
 	c := []string{"devtools.timeline", "disabled-by-default-devtools.timeline", "toplevel"}
+	if os.Getenv("TRACE_OUT") != "" {
+		c = append(c, "v8", "disabled-by-default-v8.compile", "__metadata")
+	}
 	if t.wasm {
 		c = append(c, "v8.wasm")
 	}
@@ -816,6 +820,9 @@ func (t *tracer) stop(tb testing.TB) []mainTask {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if f := os.Getenv("TRACE_OUT"); f != "" {
+		os.WriteFile(f, append(append([]byte("["), bytes.Join(t.events, []byte(","))...), ']'), 0o644)
+	}
 	type event struct {
 		Name string         `json:"name"`
 		Ph   string         `json:"ph"`

@@ -3,6 +3,7 @@ package browsertest
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -217,14 +218,21 @@ func TestComputeWorkerReportsLoadFailures(t *testing.T) {
 // TestUIBuildIsWarmedUpInTheLoaderWorker: before the loader worker hands
 // app.wasm to the page, it runs the UI build once in a stand-in document at
 // the page's address (web/warm.js), so that V8 compiles the functions of
-// the page's start there rather than on the main thread. That run must
-// render the whole page without stopping — a UI change that calls what the
-// stand-in lacks makes it stop, and this test then shows where — and the
-// page must start as usual after it, with nothing in its console.
+// the page's start there rather than on the main thread; its stand-in pool
+// replays a recorded first fit (web/warm-fit.json, scripts/warmfit), so that
+// the code showing a fit's result is compiled there too. That run must
+// render the whole page and draw the replayed fit without stopping — a UI
+// change that calls what the stand-in lacks makes it stop, and this test
+// then shows where — and the page must start as usual after it, with
+// nothing in its console.
 func TestUIBuildIsWarmedUpInTheLoaderWorker(t *testing.T) {
 	url := startServer(t)
 	b := newBrowser(t, 1280, 900)
-	for _, path := range []string{"/", "/learn", "/?view=tune"} {
+	for _, c := range []struct {
+		path     string
+		replayed int // jobs the stand-in pool answered: the points, the calibration, the fit
+	}{{"/", 3}, {"/learn", 0}, {"/?view=tune", 3}} {
+		path := c.path
 		b.open(t, url+path)
 		b.waitJS(t, `window.__lupiWarm !== undefined`, time.Minute)
 		var w struct {
@@ -232,19 +240,30 @@ func TestUIBuildIsWarmedUpInTheLoaderWorker(t *testing.T) {
 			Elements int
 			Stopped  string
 			Out      string
+			Replayed int
+			Figures  []string
 		}
 		b.run(t, chromedp.Evaluate(`window.__lupiWarm || {stopped: "no warm-up report"}`, &w))
+		if c.replayed > 0 {
+			b.waitJS(t, `window.__lupiResult !== undefined`, 3*time.Minute) // the live page's own first fit
+		}
 		var live int
 		b.run(t, chromedp.Evaluate(`document.body.firstElementChild.querySelectorAll("*").length`, &live))
 		if w.Stopped != "" || !(w.Ms > 0) {
 			t.Errorf("%s: the warm-up stopped (%q) after %.0f ms:\n%s", path, w.Stopped, w.Ms, w.Out)
 		}
-		// The stand-in page has the live page's elements, give or take the
-		// ones that appear after the first render (the fit's results).
+		// The stand-in page has the live page's elements, give or take a
+		// few (the live page's may still be loading).
 		if w.Elements < live/2 || w.Elements > 2*live {
 			t.Errorf("%s: the warm-up rendered %d elements, the page has %d", path, w.Elements, live)
 		}
-		t.Logf("%s: warm-up %.0f ms, %d elements (the page: %d)", path, w.Ms, w.Elements, live)
+		if w.Replayed != c.replayed {
+			t.Errorf("%s: the warm-up replayed %d jobs, want %d", path, w.Replayed, c.replayed)
+		}
+		if c.replayed > 0 && !slices.Contains(w.Figures, "plot-a") {
+			t.Errorf("%s: the warm-up drew the figures %v, want plot-a (the replayed fit)", path, w.Figures)
+		}
+		t.Logf("%s: warm-up %.0f ms, %d elements (the page: %d), %d jobs replayed, figures %v", path, w.Ms, w.Elements, live, w.Replayed, w.Figures)
 	}
 	if errs := b.consoleErrors(); len(errs) > 0 {
 		t.Errorf("console errors: %v", errs)

@@ -1,7 +1,8 @@
 // LUPI Lab's loader worker: it fetches and compiles app.wasm (the UI build)
 // so that the page's main thread does not decode its bytes, runs it once in
-// a stand-in document so that V8 compiles the functions its start calls
-// (web/warm.js), and sends the compiled module back. app.js (go-app's
+// a stand-in document, with a recorded first fit (warm-fit.json), so that V8
+// compiles the functions its start and a fit's result call (web/warm.js),
+// and sends the compiled module back. app.js (go-app's
 // loader, with lupiInstantiate added by the server) starts it with {url,
 // warm: {href, env, storage}} and receives {progress} (0–100) while the
 // bytes arrive, then {module} and, once the warm-up is over, {warmed}; or
@@ -17,6 +18,11 @@ const post = self.postMessage.bind(self);
 self.onmessage = async (event) => {
   const url = event.data && event.data.url;
   try {
+    // The recorded first fit the warm-up replays (scripts/warmfit); without
+    // it the warm-up replays nothing.
+    const recording = event.data.warm
+      ? fetch(new URL("warm-fit.json", url).href).then((r) => (r.ok ? r.json() : null)).catch(() => null)
+      : null;
     const resp = await fetch(url);
     if (!resp.ok) throw new Error(url + ": " + resp.status + " " + resp.statusText);
     // The raw size (the server sends it beside a compressed body).
@@ -51,7 +57,7 @@ self.onmessage = async (event) => {
       const w = event.data.warm;
       try {
         importScripts(new URL("warm.js", url).href);
-        warmed = await lupiWarm(module, new URL("wasm_exec.js", url).href, w.href, w.env, w.storage);
+        warmed = await lupiWarm(module, new URL("wasm_exec.js", url).href, w.href, w.env, w.storage, await recording);
       } catch (err) {
         warmed = { stopped: String(err) }; // the page starts all the same
       }

@@ -8,9 +8,11 @@
 // them on the page's main thread made its start one long task of 0.4–0.6 s.
 // lupiWarm runs the UI build once here first, against a small stand-in
 // document (lupiStandInDOM) at the page's address, so that the page finds
-// those functions compiled. Nothing it does leaves the worker: the stand-in
-// has no network, no storage the page sees and no pool; whatever the run
-// cannot do ends it (a Go panic), which only means fewer functions warmed.
+// those functions compiled; a stand-in pool (lupiStandInPool) replays a
+// recorded first fit, so that the code that shows a fit's result is compiled
+// too. Nothing it does leaves the worker: the stand-in has no network, no
+// storage the page sees and no compute; whatever the run cannot do ends it
+// (a Go panic), which only means fewer functions warmed.
 "use strict";
 
 // lupiStandInDOM installs on globalThis the parts of a window that go-app
@@ -156,13 +158,28 @@ function lupiStandInDOM(href, env, storage) {
     select() {}
     setPointerCapture() {}
     releasePointerCapture() {}
-    getContext() {
-      return null; // no canvas here: drawing ends the warm-up
+    getContext(kind) {
+      return kind === "2d" ? new Context2D() : null;
     }
     cloneNode() {
       return new Node(this.nodeType, this.nodeName);
     }
   }
+  // A canvas's 2-D context that draws nothing.
+  class Context2D {
+    createImageData(w, h) {
+      return { width: w, height: h, data: new Uint8ClampedArray(4 * w * h) };
+    }
+    measureText(t) {
+      return { width: 7 * String(t).length };
+    }
+  }
+  for (const m of ["setTransform", "clearRect", "fillRect", "strokeRect", "beginPath", "closePath", "moveTo", "lineTo",
+    "arc", "rect", "fill", "stroke", "clip", "save", "restore", "translate", "rotate", "scale", "fillText", "strokeText",
+    "putImageData", "drawImage", "setLineDash"]) {
+    Context2D.prototype[m] = function () {};
+  }
+
   class Style {
     setProperty(k, v) {
       this[k] = v;
@@ -313,6 +330,7 @@ function lupiStandInDOM(href, env, storage) {
     define(k, undefined);
   }
   define("postMessage", () => {});
+  define("lupiStandIn", true); // wasm/ui offers lupiCollect (its garbage collector) here
   define("goappGetenv", (k) => (env && k in env ? env[k] : ""));
   define("goappIsAppInstalled", () => false);
   define("goappIsAppInstallable", () => false);
@@ -321,16 +339,86 @@ function lupiStandInDOM(href, env, storage) {
   define("goappOnAppInstallChange", () => {});
 }
 
+// lupiStandInPool installs a stand-in compute pool (web/pool.js's API) that
+// answers the jobs recorded in recording — what the compute engine answers
+// to a first visit's requests (scripts/warmfit) — by replaying their
+// messages, one task each, and never answers the others; and the canvas
+// helpers of web/draw.js, drawing nothing. The UI build then decodes, lays
+// out and paints a fit's result here, as it will on the page. It returns
+// what the replay has done so far.
+function lupiStandInPool(recording) {
+  const g = globalThis;
+  const jobs = (recording && recording.jobs) || {};
+  const state = { submitted: 0, replayed: 0, pending: 0, later: 0 };
+  let nextID = 1;
+  const buffer = (b64) => {
+    const s = atob(b64);
+    const u = new Uint8Array(s.length);
+    for (let i = 0; i < s.length; i++) u[i] = s.charCodeAt(i);
+    return u.buffer;
+  };
+  const replay = (msgs, onMessage) => {
+    state.pending++;
+    let i = 0;
+    const next = () => {
+      const m = msgs[i++];
+      try {
+        onMessage(m.kind, m.body, (m.bin || []).map(buffer), 0, 1);
+      } finally {
+        if (i < msgs.length) setTimeout(next, 0);
+        else {
+          state.pending--;
+          state.replayed++;
+        }
+      }
+    };
+    setTimeout(next, 0);
+  };
+  const define = (k, v) => Object.defineProperty(g, k, { value: v, writable: true, configurable: true });
+  define("lupiPool", {
+    start() {},
+    submit(kind, body, bin, opts) {
+      state.submitted++;
+      if (jobs[kind] && jobs[kind].length && opts && opts.onMessage) replay(jobs[kind], opts.onMessage);
+      return nextID++;
+    },
+    cancel() {},
+    setSize() {},
+    keepDatasets: () => Promise.reject(new Error("not here")),
+    size: () => 2,
+    ready: () => true,
+    failed: () => "",
+    onReady: (cb) => setTimeout(cb, 0),
+    stats: () => ({ size: 2, workers: 0, ready: 0, busy: 0, queued: 0, running: [] }),
+  });
+  const noop = () => {};
+  define("lupiDraw", {
+    later(fn) {
+      state.later++;
+      setTimeout(() => {
+        state.later--;
+        fn();
+      }, 0);
+    },
+    marks: noop,
+    crosses: noop,
+    path: noop,
+  });
+  return state;
+}
+
 // lupiWarm instantiates module here and runs it in the stand-in document
 // at the page's address until it has rendered the page (it then waits for
 // events that never come) or stopped; it resolves with what it did.
-async function lupiWarm(module, execURL, href, env, storage) {
+async function lupiWarm(module, execURL, href, env, storage, recording) {
   const t0 = performance.now();
   let stopped = "";
   let out = "";
+  let pool = null;
   try {
     if (typeof Go === "undefined") importScripts(execURL);
     lupiStandInDOM(href, env, storage);
+    pool = lupiStandInPool(recording);
     // What the run prints (a panic's trace when it stops) stays here.
     const dec = new TextDecoder();
     globalThis.fs.writeSync = (fd, buf) => {
@@ -346,6 +434,18 @@ async function lupiWarm(module, execURL, href, env, storage) {
     // main sleeps once before starting go-app, and go-app's first render
     // ends in its event loop: give both a moment (timers run here).
     await Promise.race([run, new Promise((r) => setTimeout(r, 50))]);
+    // Then the replayed jobs and the paints they caused, until nothing has
+    // been pending for 30 ms (a job the UI submits on another's result
+    // comes in that time), for at most 3 s.
+    const until = performance.now() + 3000;
+    let quiet = performance.now();
+    while (!stopped && performance.now() < until && performance.now() - quiet < 30) {
+      await Promise.race([run, new Promise((r) => setTimeout(r, 10))]);
+      if (pool.pending > 0 || pool.later > 0) quiet = performance.now();
+    }
+    // A page that shows fits collects garbage soon; this short run would
+    // not have.
+    if (!stopped && typeof lupiCollect === "function") lupiCollect();
   } catch (err) {
     stopped = String(err);
   }
@@ -357,5 +457,9 @@ async function lupiWarm(module, execURL, href, env, storage) {
     (n.childNodes || []).forEach(count);
   };
   if (typeof document !== "undefined" && document.body) count(document.body);
-  return { ms: Math.round(performance.now() - t0), elements, stopped, out: stopped ? out.slice(-1500) : "" };
+  const figures = typeof __lupiFigures === "undefined" ? [] : Object.keys(__lupiFigures);
+  return {
+    ms: Math.round(performance.now() - t0), elements, stopped, out: stopped ? out.slice(-1500) : "",
+    jobs: pool ? pool.submitted : 0, replayed: pool ? pool.replayed : 0, figures: figures,
+  };
 }

@@ -6,6 +6,8 @@
 package main
 
 import (
+	"runtime"
+	"syscall/js"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -15,6 +17,16 @@ import (
 
 func main() {
 	ui.Register()
+	// In the loader worker's warm-up (web/warm.js), which runs this build
+	// once so that V8 compiles its functions there rather than on the
+	// page's main thread: a way to run the garbage collector, whose code a
+	// short run would otherwise never reach.
+	if js.Global().Get("lupiStandIn").Truthy() {
+		js.Global().Set("lupiCollect", js.FuncOf(func(js.Value, []js.Value) any {
+			runtime.GC()
+			return nil
+		}))
+	}
 	// Let the browser breathe between the Go runtime's start (with the
 	// packages' initialisers) and go-app's first render: two main-thread
 	// tasks instead of one long one.
