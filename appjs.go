@@ -24,7 +24,8 @@ const lupiInstantiate = `
 
 // -----------------------------------------------------------------------------
 // LUPI Lab: compile app.wasm in a worker (web/compile.js, next to app.wasm),
-// which then warms it up (web/warm.js); the page waits for that, up to 5 s
+// which then warms it up (web/warm.js); the page waits for the first part of
+// that, up to 5 s
 // -----------------------------------------------------------------------------
 async function lupiInstantiate(url, showProgress, importObject, instantiateStreaming) {
   const wasmURL = new URL(url, document.baseURI).href;
@@ -38,13 +39,28 @@ async function lupiInstantiate(url, showProgress, importObject, instantiateStrea
       const limit = window.__lupiWarmLimitMs || 5000;
       let compiled = null;
       let timer = 0;
-      // A worker whose warm-up is over is stopped 10 s later: its teardown
-      // (the warm-up's wasm memory) then does not compete for a core with
-      // the page's own start (Lighthouse TBT about 0.8× in alternating pairs).
+      // After the warm-up has rendered the page, the worker replays a
+      // recorded fit beside the page's start ({replayed} when it is done).
+      // It is stopped 10 s after that (at most 20 s after the page started):
+      // its teardown (the warm-up's wasm memory) then does not compete for a
+      // core with the page's own start (Lighthouse TBT about 0.8× in
+      // alternating pairs).
+      let stop = 0;
+      const stopIn = (ms) => {
+        clearTimeout(stop);
+        stop = setTimeout(() => w.terminate(), ms);
+      };
       const done = (warmed, finished) => {
         clearTimeout(timer);
-        if (finished) setTimeout(() => w.terminate(), 10000);
-        else w.terminate();
+        if (finished) {
+          stopIn(20000);
+          // the page's start: instantiating the module, then a few tasks
+          // of the Go runtime and go-app; the worker goes on once the main
+          // thread is idle
+          const go = () => w.postMessage({ proceed: true });
+          if (window.requestIdleCallback) requestIdleCallback(go, { timeout: 2000 });
+          else setTimeout(go, 500);
+        } else w.terminate();
         window.__lupiWarm = warmed; // what the warm-up did (web/warm.js)
         resolve(compiled);
       };
@@ -55,6 +71,9 @@ async function lupiInstantiate(url, showProgress, importObject, instantiateStrea
         } else if (m.module) {
           compiled = m.module;
           timer = setTimeout(() => done({ stopped: "the warm-up took more than " + limit + " ms: started without it" }), limit);
+        } else if (m.replayed !== undefined) {
+          window.__lupiWarm = Object.assign({}, window.__lupiWarm, m.replayed);
+          stopIn(10000);
         } else if (compiled) {
           done(m.warmed, true);
         } else {

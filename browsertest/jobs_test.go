@@ -234,7 +234,8 @@ func TestUIBuildIsWarmedUpInTheLoaderWorker(t *testing.T) {
 	}{{"/", 3}, {"/learn", 0}, {"/?view=tune", 3}} {
 		path := c.path
 		b.open(t, url+path)
-		b.waitJS(t, `window.__lupiWarm !== undefined`, time.Minute)
+		// the report of the whole warm-up, the replay included
+		b.waitJS(t, `window.__lupiWarm !== undefined && window.__lupiWarm.final === true`, time.Minute)
 		var w struct {
 			Ms       float64
 			Elements int

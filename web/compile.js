@@ -5,8 +5,9 @@
 // and sends the compiled module back. app.js (go-app's
 // loader, with lupiInstantiate added by the server) starts it with {url,
 // warm: {href, env, storage}} and receives {progress} (0–100) while the
-// bytes arrive, then {module} and, once the warm-up is over, {warmed}; or
-// {error}. The fetched response itself goes to compileStreaming (a copy is
+// bytes arrive, then {module}, {warmed} once the warm-up has rendered the
+// page and, after the page has sent {proceed} (its own start is over),
+// {replayed} once it has replayed the recorded fit; or {error}. The fetched response itself goes to compileStreaming (a copy is
 // read for the progress), so the browser can keep the compiled code for the
 // next visit.
 "use strict";
@@ -15,7 +16,16 @@
 // (web/warm.js); this keeps the real way back to the page.
 const post = self.postMessage.bind(self);
 
+// The page says {proceed} once its own start is over: the rest of the
+// warm-up waits for that.
+let proceed;
+const proceeding = new Promise((r) => (proceed = r));
+
 self.onmessage = async (event) => {
+  if (event.data && event.data.proceed) {
+    proceed();
+    return;
+  }
   const url = event.data && event.data.url;
   try {
     // The recorded first fit the warm-up replays (scripts/warmfit); without
@@ -52,17 +62,29 @@ self.onmessage = async (event) => {
       module = await WebAssembly.compile(await (await fetch(url)).arrayBuffer());
     }
     post({ module: module });
-    let warmed = null;
-    if (event.data.warm) {
-      const w = event.data.warm;
-      try {
-        importScripts(new URL("warm.js", url).href);
-        warmed = await lupiWarm(module, new URL("wasm_exec.js", url).href, w.href, w.env, w.storage, await recording);
-      } catch (err) {
-        warmed = { stopped: String(err) }; // the page starts all the same
-      }
+    if (!event.data.warm) {
+      post({ warmed: null });
+      return;
     }
-    post({ warmed: warmed });
+    // The page starts once the warm-up has rendered the page ({warmed});
+    // the rest of the warm-up (the replayed fit) then runs beside the
+    // page's start, and {replayed} says what it did.
+    let told = false;
+    const tell = (report) => {
+      if (!told) {
+        told = true;
+        post({ warmed: report });
+      }
+    };
+    const w = event.data.warm;
+    try {
+      importScripts(new URL("warm.js", url).href);
+      const report = await lupiWarm(module, new URL("wasm_exec.js", url).href, w.href, w.env, w.storage, await recording, tell, proceeding);
+      tell(report); // it stopped before it rendered the page
+      post({ replayed: report });
+    } catch (err) {
+      tell({ stopped: String(err) }); // the page starts all the same
+    }
   } catch (err) {
     post({ error: String(err) });
   }

@@ -345,11 +345,22 @@ function lupiStandInDOM(href, env, storage) {
 // messages, one task each, and never answers the others; and the canvas
 // helpers of web/draw.js, drawing nothing. The UI build then decodes, lays
 // out and paints a fit's result here, as it will on the page. It returns
-// what the replay has done so far.
+// what the replay has done so far, and release(), which makes the pool
+// ready (the UI then submits its first jobs).
 function lupiStandInPool(recording) {
   const g = globalThis;
   const jobs = (recording && recording.jobs) || {};
-  const state = { submitted: 0, replayed: 0, pending: 0, later: 0 };
+  // The pool is "ready" only once release() is called: the UI submits its
+  // first jobs then, not during the page's first render.
+  let held = true;
+  const waiting = [];
+  const state = {
+    recorded: Object.keys(jobs).length, submitted: 0, replayed: 0, pending: 0, later: 0,
+    release() {
+      held = false;
+      for (const cb of waiting.splice(0)) setTimeout(cb, 0);
+    },
+  };
   let nextID = 1;
   const buffer = (b64) => {
     const s = atob(b64);
@@ -379,16 +390,19 @@ function lupiStandInPool(recording) {
     start() {},
     submit(kind, body, bin, opts) {
       state.submitted++;
-      if (jobs[kind] && jobs[kind].length && opts && opts.onMessage) replay(jobs[kind], opts.onMessage);
+      if (jobs[kind] && jobs[kind].length && opts && opts.onMessage) {
+        replay(jobs[kind], opts.onMessage);
+        delete jobs[kind]; // once: the recorded job is the page's first of its kind
+      }
       return nextID++;
     },
     cancel() {},
     setSize() {},
     keepDatasets: () => Promise.reject(new Error("not here")),
     size: () => 2,
-    ready: () => true,
+    ready: () => !held,
     failed: () => "",
-    onReady: (cb) => setTimeout(cb, 0),
+    onReady: (cb) => (held ? waiting.push(cb) : setTimeout(cb, 0)),
     stats: () => ({ size: 2, workers: 0, ready: 0, busy: 0, queued: 0, running: [] }),
   });
   const noop = () => {};
@@ -408,13 +422,34 @@ function lupiStandInPool(recording) {
 }
 
 // lupiWarm instantiates module here and runs it in the stand-in document
-// at the page's address until it has rendered the page (it then waits for
-// events that never come) or stopped; it resolves with what it did.
-async function lupiWarm(module, execURL, href, env, storage, recording) {
+// at the page's address until it has rendered the page, then calls
+// started(report): the page can start from then on, since what follows —
+// the jobs the stand-in pool replays, which the UI submits as soon as its
+// pool is ready, and a garbage collection — runs code the page's start does
+// not call. That part begins when the promise proceed settles (the page's
+// start is over). It resolves with the final report once those are done
+// (or the run stopped, or 3 s passed).
+async function lupiWarm(module, execURL, href, env, storage, recording, started, proceed) {
   const t0 = performance.now();
   let stopped = "";
   let out = "";
   let pool = null;
+  // What the run did: how many elements it rendered, which figures it drew,
+  // and, if it stopped, why (the end of what it printed); final once the
+  // whole warm-up is over.
+  const report = (final) => {
+    let elements = 0;
+    const count = (n) => {
+      if (n.nodeType === 1) elements++;
+      (n.childNodes || []).forEach(count);
+    };
+    if (typeof document !== "undefined" && document.body) count(document.body);
+    return {
+      ms: Math.round(performance.now() - t0), elements, stopped, out: stopped ? out.slice(-1500) : "",
+      jobs: pool ? pool.submitted : 0, replayed: pool ? pool.replayed : 0,
+      figures: typeof __lupiFigures === "undefined" ? [] : Object.keys(__lupiFigures), final,
+    };
+  };
   try {
     if (typeof Go === "undefined") importScripts(execURL);
     lupiStandInDOM(href, env, storage);
@@ -434,14 +469,17 @@ async function lupiWarm(module, execURL, href, env, storage, recording) {
     // main sleeps once before starting go-app, and go-app's first render
     // ends in its event loop: give both a moment (timers run here).
     await Promise.race([run, new Promise((r) => setTimeout(r, 50))]);
-    // Then the replayed jobs and the paints they caused, until nothing has
-    // been pending for 30 ms (a job the UI submits on another's result
-    // comes in that time), for at most 3 s.
+    if (started) started(report(false));
+    // The replay waits for the page's start to be over (proceed), so that
+    // the two do not compete for a core, but not for more than 2 s.
+    await Promise.race([proceed, new Promise((r) => setTimeout(r, 2000))]);
+    pool.release();
+    // Then the replayed jobs and the paints they caused: until every
+    // recorded job was replayed and drawn, for at most 3 s (a page that
+    // submits none, /learn, waits that long, idle).
     const until = performance.now() + 3000;
-    let quiet = performance.now();
-    while (!stopped && performance.now() < until && performance.now() - quiet < 30) {
+    while (!stopped && performance.now() < until && (pool.replayed < pool.recorded || pool.pending > 0 || pool.later > 0)) {
       await Promise.race([run, new Promise((r) => setTimeout(r, 10))]);
-      if (pool.pending > 0 || pool.later > 0) quiet = performance.now();
     }
     // A page that shows fits collects garbage soon; this short run would
     // not have.
@@ -449,17 +487,5 @@ async function lupiWarm(module, execURL, href, env, storage, recording) {
   } catch (err) {
     stopped = String(err);
   }
-  // How many elements the run rendered, and, if it stopped, why (the end
-  // of what it printed).
-  let elements = 0;
-  const count = (n) => {
-    if (n.nodeType === 1) elements++;
-    (n.childNodes || []).forEach(count);
-  };
-  if (typeof document !== "undefined" && document.body) count(document.body);
-  const figures = typeof __lupiFigures === "undefined" ? [] : Object.keys(__lupiFigures);
-  return {
-    ms: Math.round(performance.now() - t0), elements, stopped, out: stopped ? out.slice(-1500) : "",
-    jobs: pool ? pool.submitted : 0, replayed: pool ? pool.replayed : 0, figures: figures,
-  };
+  return report(true);
 }
