@@ -1199,9 +1199,9 @@ func BenchmarkWebLoad(bb *testing.B) {
 	}
 	fmt.Printf("\nFirst load (issue 26.4), fresh profile, localhost, load %s\n", loadAvg())
 	fmt.Printf("%-44s %10s %6s %5s\n", "", "MB", "goal", "")
-	fmt.Printf("%-44s %10.2f %6.1f %5s\n", "transferred before the app is interactive", float64(before)/1e6, 2.0, passMiss(float64(before)/1e6, 2.0))
+	fmt.Printf("%-44s %10.3f %6.1f %5s\n", "transferred before the app is interactive", float64(before)/1e6, 2.0, passMiss(float64(before)/1e6, 2.0))
 	fmt.Printf("%-44s %10.2f %6s %5s\n", "… before the main thread is free after that", float64(beforeFree)/1e6, "", "")
-	fmt.Printf("%-44s %10.2f %6.1f %5s\n", "transferred in all (incl. pre-cache)", float64(total)/1e6, 3.5, passMiss(float64(total)/1e6, 3.5))
+	fmt.Printf("%-44s %10.3f %6.1f %5s\n", "transferred in all (incl. pre-cache)", float64(total)/1e6, 3.5, passMiss(float64(total)/1e6, 3.5))
 	for i, e := range largestFirst(per) {
 		if i >= 6 {
 			break

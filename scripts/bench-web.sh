@@ -16,7 +16,10 @@
 #   SIZES=1000,2000 REPEATS=3 scripts/bench-web.sh
 #   PROFILE_NAMES=1 BENCH=Profile SMO=0 scripts/bench-web.sh   # where the main thread's time goes
 #   LH_RUNS=3 BENCH=Lighthouse SMO=0 scripts/bench-web.sh   # Lighthouse, each preset 3 times
-#   BENCH=FirstVisit SMO=0 scripts/bench-web.sh   # a first visit's long tasks, thread time, lazy wasm compilation
+#   BENCH=FirstVisit SMO=0 scripts/bench-web.sh   # a first visit's long tasks, thread time, lazy wasm compilation,
+#                                                 # and the page's other threads' CPU meanwhile
+#   TRACE_OUT=trace.json BENCH=FirstVisit SMO=0 scripts/bench-web.sh   # also writes the raw trace
+#                                                 # (with V8's compile events; for chrome://tracing or Perfetto)
 #
 # PROFILE_NAMES=1 first rebuilds web/app.wasm with its function names (no
 # -ldflags=-s; the same code, a larger file served gzip-compressed), so that
