@@ -546,15 +546,36 @@ func (s *session) errorFor() string {
 	return ""
 }
 
-// exposeResult sets window.__lupiResult = {model, params, ...} (the
+// exposeResult makes window.__lupiResult read {model, params, ...} (the
 // parameters the result on screen used, data-dependent widths included, and
 // the point edits it was trained on): a hook for the browser tests, which
-// compare with the CLI and wait for the result of their own edit.
+// compare with the CLI and wait for the result of their own edit. It is a
+// getter (web/boot.js's lupiExpose) that builds the object when read:
+// building it for every result cost the page's main thread tens of
+// milliseconds on a few thousand points, for a hook nobody reads.
 func exposeResult(r *wire.FitResult, set Settings) {
 	if runtime.GOOS != "js" {
 		return
 	}
-	b, _ := json.Marshal(map[string]any{"model": r.Model, "params": r.Params, "objective": r.Report.Objective, "edits": EncodeEdits(set.Edits),
-		"train": map[string]any{"x": r.Plot.Train.X, "y": r.Plot.Train.Y, "row": r.Plot.Train.Row, "difficulty": r.Plot.Train.Difficulty}})
-	app.Window().Set("__lupiResult", app.Window().Get("JSON").Call("parse", string(b)))
+	exposed.r, exposed.edits = r, EncodeEdits(set.Edits)
+	if exposed.get != nil {
+		return
+	}
+	if !app.Window().Get("lupiExpose").Truthy() { // the loader worker's warm-up: no hook there
+		return
+	}
+	exposed.get = app.FuncOf(func(app.Value, []app.Value) any {
+		r := exposed.r
+		b, _ := json.Marshal(map[string]any{"model": r.Model, "params": r.Params, "objective": r.Report.Objective, "edits": exposed.edits,
+			"train": map[string]any{"x": r.Plot.Train.X, "y": r.Plot.Train.Y, "row": r.Plot.Train.Row, "difficulty": r.Plot.Train.Difficulty}})
+		return string(b)
+	})
+	app.Window().Call("lupiExpose", "__lupiResult", exposed.get)
+}
+
+// exposed is what window.__lupiResult reads (exposeResult).
+var exposed struct {
+	r     *wire.FitResult
+	edits string
+	get   app.Func
 }

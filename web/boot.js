@@ -50,3 +50,10 @@ window.lupiReloadIntoNewVersion = async function () {
   }
   location.reload();
 };
+
+// lupiExpose defines window[name] as a getter that parses the JSON text
+// get() returns when it is read: the app's test hooks (window.__lupiResult)
+// cost nothing until a test reads them.
+window.lupiExpose = function (name, get) {
+  Object.defineProperty(window, name, { configurable: true, get: () => JSON.parse(get()) });
+};
