@@ -39,9 +39,10 @@ async function lupiInstantiate(url, showProgress, importObject, instantiateStrea
       const limit = window.__lupiWarmLimitMs || 5000;
       let compiled = null;
       let timer = 0;
-      // After the warm-up has rendered the page, the worker replays a
-      // recorded fit beside the page's start ({replayed} when it is done).
-      // It is stopped 10 s after that (at most 20 s after the page started):
+      // After the warm-up has rendered the page, the page starts; once its
+      // start is over ({proceed}), the worker replays a recorded fit
+      // ({replayed} when it is done). It is stopped 10 s after that (at
+      // most 20 s after the page started):
       // its teardown (the warm-up's wasm memory) then does not compete for a
       // core with the page's own start (Lighthouse TBT about 0.8× in
       // alternating pairs).

@@ -7,9 +7,9 @@
 // warm: {href, env, storage}} and receives {progress} (0–100) while the
 // bytes arrive, then {module}, {warmed} once the warm-up has rendered the
 // page and, after the page has sent {proceed} (its own start is over),
-// {replayed} once it has replayed the recorded fit; or {error}. The fetched response itself goes to compileStreaming (a copy is
-// read for the progress), so the browser can keep the compiled code for the
-// next visit.
+// {replayed} once it has replayed the recorded fit; or {error}. The fetched
+// response itself goes to compileStreaming (a copy is read for the
+// progress), so the browser can keep the compiled code for the next visit.
 "use strict";
 
 // The warm-up replaces the worker's globals with a stand-in page's
@@ -67,8 +67,8 @@ self.onmessage = async (event) => {
       return;
     }
     // The page starts once the warm-up has rendered the page ({warmed});
-    // the rest of the warm-up (the replayed fit) then runs beside the
-    // page's start, and {replayed} says what it did.
+    // the rest of the warm-up (the replayed fit) runs once the page's start
+    // is over ({proceed}), and {replayed} says what it did.
     let told = false;
     const tell = (report) => {
       if (!told) {
