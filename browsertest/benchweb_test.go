@@ -863,7 +863,8 @@ func (t *tracer) stop(tb testing.TB) []mainTask {
 	// ThreadControllerImpl::RunTask): keep the outermost
 	sort.Slice(evs, func(i, j int) bool { return evs[i].Ts < evs[j].Ts || evs[i].Ts == evs[j].Ts && evs[i].Dur > evs[j].Dur })
 	var tasks []mainTask
-	var others []event // the other threads' outermost tasks
+	// every thread's outermost tasks, the main thread's apart
+	var mains, others []event
 	end := map[[2]int]float64{}
 	for _, e := range evs {
 		th := [2]int{e.Pid, e.Tid}
@@ -871,17 +872,14 @@ func (t *tracer) stop(tb testing.TB) []mainTask {
 			continue
 		}
 		end[th] = e.Ts + e.Dur
-		if !main[th] {
+		if main[th] {
+			mains = append(mains, e)
+		} else {
 			others = append(others, e)
 		}
 	}
-	end = map[[2]int]float64{}
-	for _, e := range evs {
+	for _, e := range mains {
 		th := [2]int{e.Pid, e.Tid}
-		if !main[th] || e.Ts < end[th] {
-			continue
-		}
-		end[th] = e.Ts + e.Dur
 		mt := mainTask{start: e.Ts / 1000, wall: e.Dur / 1000, cpu: e.Tdur / 1000}
 		for _, o := range others {
 			ov := math.Min(e.Ts+e.Dur, o.Ts+o.Dur) - math.Max(e.Ts, o.Ts)

@@ -15,6 +15,16 @@
 // (a Go panic), which only means fewer functions warmed.
 "use strict";
 
+// lupiDefine sets a global of the stand-in page (a worker's own property
+// that cannot be replaced is kept).
+function lupiDefine(k, v) {
+  try {
+    Object.defineProperty(globalThis, k, { value: v, writable: true, configurable: true });
+  } catch (err) {
+    // keep it
+  }
+}
+
 // lupiStandInDOM installs on globalThis the parts of a window that go-app
 // and the UI use while starting: a document of plain element objects, the
 // page's location, history, storage copies, and inert timers and observers.
@@ -287,13 +297,7 @@ function lupiStandInDOM(href, env, storage) {
     unobserve() {}
     disconnect() {}
   };
-  const define = (k, v) => {
-    try {
-      Object.defineProperty(g, k, { value: v, writable: true, configurable: true });
-    } catch (err) {
-      // a worker's own property that cannot be replaced: keep it
-    }
-  };
+  const define = lupiDefine;
   define("window", g);
   if (typeof g.addEventListener !== "function") {
     define("addEventListener", () => {});
@@ -348,7 +352,6 @@ function lupiStandInDOM(href, env, storage) {
 // what the replay has done so far, and release(), which makes the pool
 // ready (the UI then submits its first jobs).
 function lupiStandInPool(recording) {
-  const g = globalThis;
   const jobs = (recording && recording.jobs) || {};
   // The pool is "ready" only once release() is called: the UI submits its
   // first jobs then, not during the page's first render.
@@ -385,7 +388,7 @@ function lupiStandInPool(recording) {
     };
     setTimeout(next, 0);
   };
-  const define = (k, v) => Object.defineProperty(g, k, { value: v, writable: true, configurable: true });
+  const define = lupiDefine;
   define("lupiPool", {
     start() {},
     submit(kind, body, bin, opts) {
