@@ -237,12 +237,13 @@ func TestUIBuildIsWarmedUpInTheLoaderWorker(t *testing.T) {
 		// the report of the whole warm-up, the replay included
 		b.waitJS(t, `window.__lupiWarm !== undefined && window.__lupiWarm.final === true`, time.Minute)
 		var w struct {
-			Ms       float64
-			Elements int
-			Stopped  string
-			Out      string
-			Replayed int
-			Figures  []string
+			Ms        float64
+			Elements  int
+			Stopped   string
+			Out       string
+			Replayed  int
+			Figures   []string
+			Collected bool
 		}
 		b.run(t, chromedp.Evaluate(`window.__lupiWarm || {stopped: "no warm-up report"}`, &w))
 		if c.replayed > 0 {
@@ -257,6 +258,9 @@ func TestUIBuildIsWarmedUpInTheLoaderWorker(t *testing.T) {
 		// few (the live page's may still be loading).
 		if w.Elements < live/2 || w.Elements > 2*live {
 			t.Errorf("%s: the warm-up rendered %d elements, the page has %d", path, w.Elements, live)
+		}
+		if !w.Collected {
+			t.Errorf("%s: the warm-up did not run the UI build's garbage collector (wasm/ui's lupiCollect)", path)
 		}
 		if w.Replayed != c.replayed {
 			t.Errorf("%s: the warm-up replayed %d jobs, want %d", path, w.Replayed, c.replayed)

@@ -437,6 +437,7 @@ async function lupiWarm(module, execURL, href, env, storage, recording, started,
   let stopped = "";
   let out = "";
   let pool = null;
+  let collected = false; // the UI build's garbage collector was run
   // What the run did: how many elements it rendered, which figures it drew,
   // and, if it stopped, why (the end of what it printed); final once the
   // whole warm-up is over.
@@ -449,7 +450,7 @@ async function lupiWarm(module, execURL, href, env, storage, recording, started,
     if (typeof document !== "undefined" && document.body) count(document.body);
     return {
       ms: Math.round(performance.now() - t0), elements, stopped, out: stopped ? out.slice(-1500) : "",
-      jobs: pool ? pool.submitted : 0, replayed: pool ? pool.replayed : 0,
+      jobs: pool ? pool.submitted : 0, replayed: pool ? pool.replayed : 0, collected,
       figures: typeof __lupiFigures === "undefined" ? [] : Object.keys(__lupiFigures), final,
     };
   };
@@ -486,7 +487,10 @@ async function lupiWarm(module, execURL, href, env, storage, recording, started,
     }
     // A page that shows fits collects garbage soon; this short run would
     // not have.
-    if (!stopped && typeof lupiCollect === "function") lupiCollect();
+    if (!stopped && typeof lupiCollect === "function") {
+      lupiCollect();
+      collected = true;
+    }
   } catch (err) {
     stopped = String(err);
   }
