@@ -120,10 +120,11 @@ func (l *speedLog) factor(id string) float64 {
 	return math.Min(32, math.Max(1.0/8, med))
 }
 
-// calibrationFit is the fit the page runs once, in the background, when
-// the compute engine is ready: an SVM on 3 500 generated points (predicted
-// at about 0.08 s on the calibration machine) measures this device before
-// the first estimate decides whether a fit starts by itself.
+// calibrationFit is the fit the page runs once, alone in the pool (after
+// the page's first jobs, so that they neither wait for it nor share a core
+// with it): an SVM on 3 500 generated points (predicted at about 0.08 s on
+// the calibration machine) measures this device for the estimates that
+// decide whether a fit starts by itself.
 var calibrationFit = wire.FitRequest{Data: wire.DataRef{Source: "gen:moons", N: 5000, Noise: 0.3, Seed: 1},
 	Split: wire.Split{TrainFrac: 0.7, Seed: 1, Scale: "standard"}, Model: "svm", Params: map[string]string{"C": "1", "gamma": "1"}}
 
@@ -141,7 +142,7 @@ func calibrate(ctx app.Context) {
 	}
 	pred := m.Estimate(spec.Shape{Rows: int(float64(calibrationFit.Data.N) * calibrationFit.Split.TrainFrac), Dim: 2, Classes: 2},
 		spec.Values(calibrationFit.Params)).BrowserSeconds()
-	Submit(ctx, wire.KindCalibrate, calibrationFit, nil, JobOptions{Priority: PriorityBackground,
+	Submit(ctx, wire.KindCalibrate, calibrationFit, nil, JobOptions{Priority: PriorityBackground, Alone: true,
 		OnEnd: func(ctx app.Context, msg wire.Message, w Affinity) {
 			var p wire.Part
 			if _, _, err := decodeEnd(msg, &p); err == nil && p.Fit != nil {

@@ -32,8 +32,12 @@ type Affinity struct {
 // JobOptions are the callbacks and scheduling of a job. Every callback runs
 // on the UI goroutine through ctx.Dispatch; OnEnd runs exactly once.
 type JobOptions struct {
-	Priority   int
-	Affinity   *Affinity
+	Priority int
+	Affinity *Affinity
+	// Alone starts the job only when no other job runs or waits, on a
+	// worker already started (web/pool.js): for a measurement of the
+	// device's speed, which other work would distort.
+	Alone      bool
 	OnProgress func(ctx app.Context, p wire.Progress)
 	OnPart     func(ctx app.Context, m wire.Message, worker Affinity)
 	// OnEnd receives the final message: KindResult, KindError or
@@ -222,6 +226,7 @@ func Submit(ctx app.Context, kind string, req any, bin *wire.Bin, opts JobOption
 	})
 	o := app.Window().Get("Object").New()
 	o.Set("priority", opts.Priority)
+	o.Set("alone", opts.Alone)
 	if opts.Affinity != nil {
 		a := app.Window().Get("Object").New()
 		a.Set("index", opts.Affinity.Index)

@@ -3,6 +3,7 @@ package browsertest
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -183,6 +184,99 @@ func TestSameResultsWithOneOrTwoWorkers(t *testing.T) {
 	}
 	if compares[0] != compares[1] {
 		t.Errorf("the comparison differs between 1 and 2 workers:\n%s\n%s", compares[0], compares[1])
+	}
+}
+
+// TestCalibrationRunsAlone: the device calibration (a fit that measures
+// this browser's speed for the estimates) waits until no other job runs or
+// waits, and then runs on a worker already started: on a first visit it
+// comes after the default fit, which neither waits for it nor shares a core
+// with it.
+func TestCalibrationRunsAlone(t *testing.T) {
+	url := startServer(t)
+	b := newBrowser(t, 1280, 900)
+	b.open(t, url+"/")
+	b.waitJS(t, `(window.__lupiPoolLog || []).some((e) => / calibrate on /.test(e[1])) && lupiPool.stats().busy === 0 && lupiPool.stats().queued === 0`, time.Minute)
+	var log [][]any
+	b.run(t, chromedp.Evaluate(`window.__lupiPoolLog`, &log))
+	running := map[string]string{} // job id → kind
+	var fitEnded, calibrated bool
+	for _, e := range log {
+		ev := fmt.Sprint(e[1])
+		f := strings.Fields(ev)
+		switch {
+		case len(f) == 5 && f[0] == "run" && f[3] == "on":
+			if f[2] == "calibrate" {
+				calibrated = true
+				if len(running) > 0 || !fitEnded {
+					t.Errorf("the calibration started while %v ran (the default fit had ended: %v); log: %v", running, fitEnded, log)
+				}
+			}
+			running[f[1]] = f[2]
+		case len(f) >= 2 && f[0] == "end":
+			if running[f[1]] == "fit" {
+				fitEnded = true
+			}
+			delete(running, f[1])
+		}
+	}
+	if !calibrated {
+		t.Fatalf("no calibration in the pool's log: %v", log)
+	}
+}
+
+// TestPoolGrowsForWorkThatWaits: the pool starts another worker only for
+// a job that has waited 250 ms for a free one (web/pool.js, GROW_AFTER_MS):
+// two fits submitted together run on two workers, the second of which was
+// started at least that long after the job was queued. The check reads
+// the pool's log, so a loaded machine only makes the waits longer.
+func TestPoolGrowsForWorkThatWaits(t *testing.T) {
+	url := startServer(t)
+	b := newBrowser(t, 1280, 900)
+	b.open(t, url+"/")
+	// after the page's own jobs (the data's points, the default fit, the calibration)
+	b.waitJS(t, `(window.__lupiPoolLog || []).some((e) => / calibrate on /.test(e[1])) && lupiPool.stats().busy === 0 && lupiPool.stats().queued === 0`, time.Minute)
+	var before []float64 // one worker, in a pool of two; and when
+	b.run(t, chromedp.Evaluate(`(() => { lupiPool.setSize(1); lupiPool.setSize(2); return [lupiPool.stats().workers, Math.floor(performance.now())]; })()`, &before))
+	if len(before) != 2 || before[0] != 1 {
+		t.Fatalf("a pool resized to 1 and then 2 has %v workers, want 1", before)
+	}
+	b.run(t, chromedp.Evaluate(`(() => {
+		const body = JSON.stringify({data: {source: "gen:moons", n: 1500, noise: 0.45, seed: 2}, split: {train_frac: 0.8, seed: 1, scale: "standard"}, model: "svm", params: {C: "1000", gamma: "3"}});
+		window.__growEnded = 0;
+		window.__growIDs = [];
+		for (let i = 0; i < 2; i++) window.__growIDs[i] = lupiPool.submit("fit", body, [], {priority: 10, onMessage: (kind) => { if (kind === "result" || kind === "error") window.__growEnded++; }});
+		return true;
+	})()`, nil))
+	b.waitJS(t, `window.__growEnded === 2`, 2*time.Minute)
+	var log [][]any
+	var ids []int
+	b.run(t, chromedp.Evaluate(`window.__lupiPoolLog`, &log), chromedp.Evaluate(`window.__growIDs`, &ids))
+	queued := map[string]float64{} // waiting job id → when it was queued
+	ran := map[string]string{}     // job id → worker
+	spawns := 0
+	for _, e := range log {
+		at, _ := e[0].(float64)
+		f := strings.Fields(fmt.Sprint(e[1]))
+		switch {
+		case len(f) == 3 && f[0] == "queue":
+			queued[f[1]] = at
+		case len(f) == 5 && f[0] == "run":
+			delete(queued, f[1])
+			ran[f[1]] = f[4]
+		case len(f) == 2 && f[0] == "spawn" && at >= before[1]:
+			spawns++
+			oldest := math.Inf(1)
+			for _, q := range queued {
+				oldest = math.Min(oldest, q)
+			}
+			if at-oldest < 249 { // the log's times are rounded to the millisecond
+				t.Errorf("a worker was started %.0f ms after the oldest waiting job was queued (want ≥ 250); log: %v", at-oldest, log)
+			}
+		}
+	}
+	if len(ids) != 2 || spawns != 1 || ran[fmt.Sprint(ids[0])] == "" || ran[fmt.Sprint(ids[0])] == ran[fmt.Sprint(ids[1])] {
+		t.Errorf("two fits at once on a pool of size 2 with one worker: %d workers started, the fits ran on %v; want one more worker and a fit on each; log: %v", spawns, ran, log)
 	}
 }
 

@@ -5,10 +5,17 @@
 //     thread never decodes the module's bytes), which sends the compiled
 //     module back; every later worker is handed that module;
 //   - starts workers on demand, up to its size (navigator.hardwareConcurrency,
-//     capped at 4, overridable);
+//     capped at 4, overridable): one more when a job has waited GROW_AFTER_MS
+//     for a free worker. Starting a worker costs its own instance of the
+//     engine (memory, and CPU that competes with the page on a small
+//     device), which a job that a worker would take within that time does not
+//     repay — on a first visit, the default fit waits for the data's points;
 //   - runs one job per worker at a time, interactive jobs first, a job with
 //     an affinity on the worker that holds its model when that worker is
-//     still the same;
+//     still the same, and a job marked alone (the device calibration: a
+//     measurement of this device's speed) only when no other job runs or
+//     waits, on a worker already started: it never makes the pool grow and
+//     never competes with the page's own jobs for a core;
 //   - cancels a job by asking its worker, and terminates (and replaces) a
 //     worker that has not stopped within 100 ms;
 //   - replaces a worker whose engine died and fails its job with the reason.
@@ -18,6 +25,7 @@
 
 const lupiPool = (() => {
   const CANCEL_GRACE_MS = 100;
+  const GROW_AFTER_MS = 250;
   const MAX_SIZE = 16;
   const OFFLINE_DATA_KEY = "lupilab.offlineData";
   let wasmURL = "";
@@ -33,6 +41,7 @@ const lupiPool = (() => {
   const readyCallbacks = [];
   let nextID = 1;
   let generation = 0;
+  let growTimer = null;
   const counters = { spawned: 0, terminated: 0, died: 0, jobs: 0, cancelled: 0 };
   const log = (window.__lupiPoolLog = []);
 
@@ -213,6 +222,7 @@ const lupiPool = (() => {
     queue.sort((a, b) => b.priority - a.priority || a.id - b.id);
     for (let i = 0; i < queue.length; ) {
       const job = queue[i];
+      if (job.alone && (i > 0 || workers.some((s) => s.job))) { i++; continue; }
       let slot = null;
       if (job.affinity && job.affinity.index < workers.length) {
         const s = workers[job.affinity.index];
@@ -223,7 +233,11 @@ const lupiPool = (() => {
       }
       if (!slot) slot = workers.find((s) => s.ready && !s.job) || null;
       if (!slot) {
-        if (workers.length < size && !workers.some((s) => !s.ready)) spawn();
+        if (!job.alone && workers.length < size && !workers.some((s) => !s.ready)) {
+          const wait = GROW_AFTER_MS - (performance.now() - job.queuedAt);
+          if (wait <= 0) spawn();
+          else if (!growTimer) growTimer = setTimeout(() => { growTimer = null; pump(); }, wait);
+        }
         i++;
         continue;
       }
@@ -242,14 +256,17 @@ const lupiPool = (() => {
   }
 
   // submit queues a job and returns its id. opts: {priority (higher first),
-  // affinity: {index, gen}, onMessage(kind, body, bin, workerIndex, workerGen)}.
+  // affinity: {index, gen}, alone (start only when the pool is otherwise
+  // idle), onMessage(kind, body, bin, workerIndex, workerGen)}.
   function submit(kind, body, bin, opts) {
     const job = {
       id: nextID++, kind: kind, body: body, bin: bin || [], priority: opts.priority || 0,
-      affinity: opts.affinity || null, onMessage: opts.onMessage, slot: null, done: false,
+      affinity: opts.affinity || null, alone: !!opts.alone, onMessage: opts.onMessage, slot: null, done: false,
+      queuedAt: performance.now(),
     };
     counters.jobs++;
     jobs.set(job.id, job);
+    note("queue " + job.id + " " + kind);
     if (moduleError) {
       finish(job, "error", JSON.stringify({ kind: "internal", message: moduleError }), []);
       return job.id;
