@@ -151,9 +151,13 @@ func sortedKeysStr(m map[string]string) []string {
 
 // paintExport draws the export figure on a painter and returns its size.
 func paintExport(p painter, figs []*figModel, title string, measure bool) (float64, float64) {
-	const figW, pad, titleH = 520.0, 16.0, 30.0
+	const figW, pad, titleSize, titleEm, titleLH = 520.0, 16.0, 15.0, 0.6, 20.0
 	l := layoutFor(figW, false)
 	w := pad*2 + float64(len(figs))*l.w + float64(len(figs)-1)*pad
+	// the title wraps to the figure's width, and the legend takes the lines
+	// it needs
+	lines := wrapText(title, titleSize, titleEm, w-2*pad)
+	titleH := 30 + titleLH*float64(len(lines)-1)
 	var items []legendItem
 	seen := map[string]bool{}
 	for _, fm := range figs {
@@ -164,13 +168,15 @@ func paintExport(p painter, figs []*figModel, title string, measure bool) (float
 			}
 		}
 	}
-	legendH := float64(2+len(items)/2) * 16
+	legendH := drawLegend(nil, items, pad, 0, w-2*pad) + 8
 	h := pad + titleH + l.h + legendH + pad
 	if measure {
 		return w, h
 	}
 	p.rect(0, 0, w, h, "#ffffff", "", 0)
-	p.text(pad, pad+8, title, 15, "#1b1f24", "left", "middle", true)
+	for i, line := range lines {
+		p.text(pad, pad+8+titleLH*float64(i), line, titleSize, "#1b1f24", "left", "middle", true)
+	}
 	for i, fm := range figs {
 		ox := pad + float64(i)*(l.w+pad)
 		sub := &offsetPainter{p: p, dx: ox, dy: pad + titleH}

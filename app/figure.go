@@ -3,6 +3,7 @@ package app
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
@@ -322,18 +323,56 @@ func drawColourBar(p painter, fm *figModel, l figLayout) {
 // drawLegend paints the legend under a figure (exports; the page shows it
 // as HTML) and returns its height.
 func drawLegend(p painter, items []legendItem, x, y, w float64) float64 {
-	const lh, size = 16.0, 11.0
+	const lh, size, em = 16.0, 11.0, 0.52
 	cx, cy := x, y+lh/2
 	for _, it := range items {
-		tw := float64(len([]rune(it.text)))*size*0.52 + 26
+		// an entry wider than the line is broken at its spaces, the
+		// continuation lines indented under its text
+		lines := wrapText(it.text, size, em, w-26)
+		tw := textWidth(lines[0], size, em) + 26
 		if cx+tw > x+w && cx > x {
 			cx, cy = x, cy+lh
 		}
-		drawSwatch(p, it, cx+6, cy)
-		p.text(cx+16, cy, it.text, size, "#1b1f24", "left", "middle", false)
-		cx += tw
+		if p != nil {
+			drawSwatch(p, it, cx+6, cy)
+		}
+		for i, l := range lines {
+			if i > 0 {
+				cx, cy = x, cy+lh
+			}
+			if p != nil {
+				p.text(cx+16, cy, l, size, "#1b1f24", "left", "middle", false)
+			}
+		}
+		cx += textWidth(lines[len(lines)-1], size, em) + 26
 	}
 	return cy - y + lh/2
+}
+
+// textWidth estimates the width of s at the given size, em being the mean
+// advance of a character in font sizes (the painters cannot measure text:
+// the SVG one has no font).
+func textWidth(s string, size, em float64) float64 {
+	return float64(len([]rune(s))) * size * em
+}
+
+// wrapText breaks s at its spaces into lines of at most w (estimated by
+// textWidth); a word longer than w stays whole on its own line.
+func wrapText(s string, size, em, w float64) []string {
+	words := strings.Fields(s)
+	if len(words) == 0 {
+		return []string{s}
+	}
+	lines := []string{words[0]}
+	for _, wd := range words[1:] {
+		last := &lines[len(lines)-1]
+		if textWidth(*last+" "+wd, size, em) <= w {
+			*last += " " + wd
+		} else {
+			lines = append(lines, wd)
+		}
+	}
+	return lines
 }
 
 func drawSwatch(p painter, it legendItem, x, y float64) {

@@ -432,3 +432,64 @@ func figureCases() []figureCase {
 	}
 	return cases
 }
+
+// TestExportFitsItsText: the exported figure (paintExport, PNG and SVG)
+// wraps a long title and long legend entries to its width and grows to hold
+// them: no text starts or (by the painters' estimate) ends outside the
+// image. A LUPI result with its halo legend and a title with the data's long
+// name and every parameter used to run off the right edge.
+func TestExportFitsItsText(t *testing.T) {
+	var figs []*figModel
+	for _, c := range figureCases() {
+		if fm := buildFigure(c.sh, c.maps, c.fitted, c.view, c.tag, c.pick, c.zoom, c.zoomMap, c.brush); fm != nil && len(fm.legend) > 0 {
+			figs = append(figs, fm)
+		}
+	}
+	if len(figs) == 0 {
+		t.Fatal("no figure with a legend among the cases")
+	}
+	fm := *figs[0]
+	fm.legend = append(append([]legendItem(nil), fm.legend...),
+		legendItem{"halo", "#7570b3", "privileged difficulty (the brush's halo): the larger the ring, the harder the teacher says the example is; only the harder half of the training points is marked"})
+	title := "SVM2+ on LUPI 2-D (privileged clean coordinates) (n = 200, noise 0.2, split seed 1, 70 % train) — C = 10, gamma = 0.5, gamma_z = 1, lambda = 1"
+	for _, n := range []int{1, 2} {
+		var fs []*figModel
+		for i := 0; i < n; i++ {
+			fs = append(fs, &fm)
+		}
+		w, h := paintExport(nil, fs, title, true)
+		p := &textPainter{recPainter: recPainter{counts: map[string]int{}}}
+		paintExport(p, fs, title, false)
+		if len(p.texts) == 0 {
+			t.Fatal("nothing written")
+		}
+		for _, tx := range p.texts {
+			if tx.align != "left" {
+				continue // axis labels and centred titles are placed by the figure's own layout
+			}
+			right := tx.x + textWidth(tx.s, tx.size, 0.52)
+			if tx.bold {
+				right = tx.x + textWidth(tx.s, tx.size, 0.6)
+			}
+			if tx.x < 0 || right > w+0.5 || tx.y < 0 || tx.y > h {
+				t.Errorf("%d figure(s), %.0f×%.0f: %q at (%.0f, %.0f) reaches x = %.0f", n, w, h, tx.s, tx.x, tx.y, right)
+			}
+		}
+	}
+}
+
+// textPainter records the texts painted, with a recPainter for the rest.
+type textPainter struct {
+	recPainter
+	texts []paintedText
+}
+
+type paintedText struct {
+	x, y, size float64
+	s, align   string
+	bold       bool
+}
+
+func (p *textPainter) text(x, y float64, s string, size float64, fill, align, baseline string, bold bool) {
+	p.texts = append(p.texts, paintedText{x, y, size, s, align, bold})
+}
