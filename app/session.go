@@ -279,11 +279,6 @@ func (s *session) compatible(m *spec.Spec) string {
 		return m.Name + " is a classifier: this data has tags, not classes"
 	case m.Z != spec.ZNone && zdim == 0 && kind != "":
 		return m.Name + " needs a second feature block (privileged features or view B): this data has none"
-	case m.Z == spec.ZView && kind == datasets.KindLUPI:
-		// A view model predicts from both blocks; here the second is known
-		// only while training, so its accuracy would not be comparable with
-		// the models that predict from X alone.
-		return m.Name + " predicts from both views: on this data the second block is privileged (known only while training)"
 	}
 	return ""
 }
