@@ -218,3 +218,16 @@ func CheckFinite(block string, m *mat.Dense) error {
 	}
 	return nil
 }
+
+// LUPIViewRule returns the decision rule ("A", "B" or "both") a two-view
+// model may use after training on ds: on data whose second block is
+// privileged (KindLUPI), Z exists only at training time, so the model may
+// learn from it but must predict from view A alone — how paper 000 uses
+// SVM-2K ("we only use the view from visual feature for prediction"). It
+// returns the rule and, when it changed it, a warning that says so.
+func LUPIViewRule(ds *Dataset, rule string) (string, string) {
+	if ds == nil || ds.Kind != KindLUPI || rule == "A" {
+		return rule, ""
+	}
+	return "A", fmt.Sprintf("the dataset's second block is privileged (training only): predicting with view A alone (rule A instead of %q)", rule)
+}

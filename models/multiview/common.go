@@ -66,17 +66,9 @@ func ruleOf(v model.Values) (string, error) {
 	return "", fmt.Errorf("parameter rule: %q is not one of A, B, both", r)
 }
 
-// lupiRule forces rule A on data whose second block is privileged
-// (data.KindLUPI): Z then exists only at training time, so a two-view model
-// may learn from it but must predict from view A alone — how paper 000 uses
-// SVM-2K ("we only use the view from visual feature for prediction"). It
-// returns the rule to use and a warning when it changed it.
-func lupiRule(train *data.Dataset, rule string) (string, string) {
-	if train.Kind != data.KindLUPI || rule == RuleA {
-		return rule, ""
-	}
-	return RuleA, fmt.Sprintf("the dataset's second block is privileged (training only): predicting with view A alone (rule A instead of %q)", rule)
-}
+// lupiRule forces rule A on data whose second block is privileged (see
+// data.LUPIViewRule).
+func lupiRule(train *data.Dataset, rule string) (string, string) { return data.LUPIViewRule(train, rule) }
 
 // ErrNoViewB is returned when a dataset has no second view.
 var ErrNoViewB = errors.New("multiview: the dataset has no view B (Z); two-view models need both views at training and at test time")

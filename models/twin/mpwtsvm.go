@@ -158,8 +158,33 @@ func (m *mpModel) PlaneValues(ds *data.Dataset) (map[string][]float64, error) {
 	return map[string][]float64{"A+": m.APos.signed(augA), "A-": m.ANeg.signed(augA), "B+": m.BPos.signed(augB), "B-": m.BNeg.signed(augB)}, nil
 }
 
-// ViewDecisions implements model.MultiView: rules (33) and (34).
+// viewA is rule (33), d₋ᴬ − d₊ᴬ, from view A alone.
+func (m *mpModel) viewA(ds *data.Dataset) ([]float64, error) {
+	if ds == nil || ds.X == nil {
+		return nil, data.ErrNoData
+	}
+	augA, err := m.FeatA.augment(ds.X)
+	if err != nil {
+		return nil, fmt.Errorf("view A: %w", err)
+	}
+	pos, neg := m.APos.signed(augA), m.ANeg.signed(augA)
+	out := make([]float64, len(pos))
+	for i := range out {
+		out[i] = math.Abs(neg[i]) - math.Abs(pos[i])
+	}
+	return out, nil
+}
+
+// ViewDecisions implements model.MultiView: rules (33) and (34). Under
+// rule A without view B, the map holds "A" alone.
 func (m *mpModel) ViewDecisions(ds *data.Dataset) (map[string][]float64, error) {
+	if m.Rule == "A" && ds != nil && ds.Z == nil {
+		a, err := m.viewA(ds)
+		if err != nil {
+			return nil, err
+		}
+		return map[string][]float64{"A": a}, nil
+	}
 	pv, err := m.PlaneValues(ds)
 	if err != nil {
 		return nil, err
@@ -173,8 +198,13 @@ func (m *mpModel) ViewDecisions(ds *data.Dataset) (map[string][]float64, error) 
 	return map[string][]float64{"A": a, "B": b}, nil
 }
 
-// Decision implements model.BinaryModel with the configured rule.
+// Decision implements model.BinaryModel with the configured rule. Rule A
+// (33) reads view A only, so it needs no Z (on LUPI data Z is known only
+// while training).
 func (m *mpModel) Decision(ds *data.Dataset) ([]float64, error) {
+	if m.Rule == "A" {
+		return m.viewA(ds)
+	}
 	v, err := m.ViewDecisions(ds)
 	if err != nil {
 		return nil, err
@@ -737,11 +767,16 @@ func fitMPBinary(ctx context.Context, train *data.Dataset, y []float64, v model.
 	if err != nil {
 		return nil, fmt.Errorf("mpwtsvm: %w", err)
 	}
+	rule, warn := data.LUPIViewRule(train, cfg.Rule)
+	cfg.Rule = rule
 	m, err := fitMP(ctx, train, y, cfg, opt)
 	if err != nil {
 		return nil, err
 	}
 	m.Rep.Params = v.Clone()
+	if warn != "" {
+		m.Rep.Warnings = append([]string{warn}, m.Rep.Warnings...)
+	}
 	return m, nil
 }
 
