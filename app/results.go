@@ -360,6 +360,10 @@ func (m *Metrics) Render() app.UI {
 			help += "; the estimate is the cost model's, corrected by this browser's speed on earlier fits"
 		}
 		rows = append(rows, row{"m-time", "Training time", t, help})
+		// scoring every row can take longer than training (many tags, many
+		// support vectors): the wait is the sum of the two
+		rows = append(rows, row{"m-predict-time", "Scoring time", seconds(res.Timing.Predict),
+			"time the compute worker took to predict the training and test rows after training (the maps are timed under Solver details)"})
 	}
 	conv := "yes"
 	if !rep.Converged {

@@ -40,7 +40,10 @@ func TestPlaygroundTrainsSVM(t *testing.T) {
 	b.waitFresh(t, 2*time.Minute)
 	t.Logf("live to first result: %.0f ms", float64(time.Since(start).Milliseconds())-live)
 	acc := b.text(t, "#m-test-acc")
-	t.Logf("fit %s", b.text(t, "#m-time"))
+	t.Logf("fit %s, scoring %s", b.text(t, "#m-time"), b.text(t, "#m-predict-time"))
+	if st := b.text(t, "#m-predict-time"); !strings.HasSuffix(st, " ms") && !strings.HasSuffix(st, " s") {
+		t.Errorf("scoring time %q, want a duration", st)
+	}
 	if a := parsePct(acc); a < 0.9 {
 		t.Errorf("test accuracy %v < 0.9 on two moons", acc)
 	}

@@ -114,7 +114,7 @@ func (e *Engine) calibrate(ctx context.Context, req wire.FitRequest, j *job) (an
 		return nil, nil, err
 	}
 	return part{Fit: &wire.FitResult{Model: o.Spec.ID, Params: o.Params,
-		Timing: wire.Timing{Fit: o.FitSeconds, FitWall: o.FitWallSeconds}}}, nil, nil
+		Timing: wire.Timing{Fit: o.FitSeconds, FitWall: o.FitWallSeconds, Predict: o.PredictSeconds}}}, nil, nil
 }
 
 // watchPace is the shortest time between two snapshots sent to the page:
@@ -253,7 +253,7 @@ func (e *Engine) result(o *run.Outcome, ed *edited, split wire.Split, keep bool)
 		return nil, err
 	}
 	res := &wire.FitResult{Model: o.Spec.ID, Params: o.Params, Report: rep,
-		Timing: wire.Timing{Fit: o.FitSeconds, FitWall: o.FitWallSeconds}}
+		Timing: wire.Timing{Fit: o.FitSeconds, FitWall: o.FitWallSeconds, Predict: o.PredictSeconds}}
 	tr, te := o.Train, o.Test
 	res.Data = wire.DataInfo{Name: tr.Name, Rows: tr.Rows() + te.Rows(), NTrain: tr.Rows(), NTest: te.Rows(),
 		Dim: tr.Dim(), ZDim: tr.ZDim(), Classes: tr.Classes, Tags: tr.TagNames, Features: tr.XNames, ZFeatures: tr.ZNames}

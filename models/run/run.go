@@ -72,6 +72,9 @@ type Outcome struct {
 	// GridWallSeconds adds the pauses in which the page was given the event
 	// loop (progress updates, input) between chunks.
 	GridSeconds, GridWallSeconds float64
+	// PredictSeconds is the time spent predicting and scoring the training
+	// and test rows after the fit.
+	PredictSeconds float64
 	// Plot coordinates: the data itself when it is 2-D, else a PCA projection
 	// fitted on the training rows.
 	TrainXY, TestXY *mat.Dense
@@ -276,6 +279,7 @@ func (o *Outcome) finish(gridSize int) error {
 	if o.Report == nil {
 		o.Report = &model.Report{Model: o.Spec.ID}
 	}
+	start := time.Now()
 	if o.TrainPred, err = model.PredictChunked(o.Fitted, forPredict(o.Spec, o.Train), o.tick); err != nil {
 		return err
 	}
@@ -285,6 +289,7 @@ func (o *Outcome) finish(gridSize int) error {
 	if err := o.score(); err != nil {
 		return err
 	}
+	o.PredictSeconds = time.Since(start).Seconds()
 	return o.plot(gridSize)
 }
 

@@ -40,6 +40,9 @@ func TestEveryModelRuns(t *testing.T) {
 			if o.Report == nil || o.TrainPred == nil || o.TestPred == nil {
 				t.Fatal("incomplete outcome")
 			}
+			if o.PredictSeconds <= 0 {
+				t.Errorf("scoring time %v s: not measured", o.PredictSeconds)
+			}
 			switch {
 			case ds.Tags != nil:
 				if o.TestTags == nil || math.IsNaN(o.TestTags.Micro.F1) || o.TestTags.Micro.F1 < 0.5 {
