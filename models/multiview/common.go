@@ -68,7 +68,9 @@ func ruleOf(v model.Values) (string, error) {
 
 // lupiRule forces rule A on data whose second block is privileged (see
 // data.LUPIViewRule).
-func lupiRule(train *data.Dataset, rule string) (string, string) { return data.LUPIViewRule(train, rule) }
+func lupiRule(train *data.Dataset, rule string) (string, string) {
+	return data.LUPIViewRule(train, rule)
+}
 
 // ErrNoViewB is returned when a dataset has no second view.
 var ErrNoViewB = errors.New("multiview: the dataset has no view B (Z); two-view models need both views at training and at test time")
