@@ -1253,9 +1253,24 @@ func BenchmarkWebLighthouse(bb *testing.B) {
 	if n, err := strconv.Atoi(os.Getenv("LH_RUNS")); err == nil && n > 1 {
 		runs = n
 	}
+	// LH_PRESETS=desktop (or mobile) runs one preset only.
+	each := []string{"desktop", "mobile"}
+	if p := os.Getenv("LH_PRESETS"); p != "" {
+		each = strings.Split(p, ",")
+	}
 	var presets []string
 	for i := 0; i < runs; i++ {
-		presets = append(presets, "desktop", "mobile")
+		presets = append(presets, each...)
+	}
+	// LH_JS_FLAGS passes one V8 flag to chromium, for diagnosis only (no
+	// user's browser runs so): LH_JS_FLAGS=--liftoff-only keeps every
+	// WebAssembly function in V8's baseline compiler, which shows what the
+	// optimising compiler's background work costs the page's main thread
+	// on this machine (docs/PERFORMANCE.md, section 4).
+	chromeFlags := "--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage"
+	if f := os.Getenv("LH_JS_FLAGS"); f != "" {
+		chromeFlags += " --js-flags=" + f
+		fmt.Printf("diagnostic run: chromium with --js-flags=%s (not a user's browser)\n", f)
 	}
 	var res []result
 	for i, preset := range presets {
@@ -1264,7 +1279,7 @@ func BenchmarkWebLighthouse(bb *testing.B) {
 		// (scripts/benchweb/lighthouse-wait.mjs says why).
 		args := []string{u + "/", "--quiet", "--output=json", "--output-path=" + out, "--only-categories=performance,accessibility",
 			"--config-path=" + filepath.Join(repoRoot, "scripts", "benchweb", "lighthouse-"+preset+".mjs"),
-			"--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage"}
+			"--chrome-flags=" + chromeFlags}
 		cmd := exec.Command(lh, args...)
 		cmd.Env = append(os.Environ(), "CHROME_PATH="+chromiumPath())
 		if b, err := cmd.CombinedOutput(); err != nil {
