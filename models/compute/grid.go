@@ -45,6 +45,17 @@ func mapOf(o *run.Outcome, view string, frame [4]float64, side int, j *job) (*wi
 				}
 			}
 		}
+	case o.Spec.Z == model.ZView && o.TrainZXY == nil && view == "A":
+		// View B cannot be laid out in two dimensions. A model that
+		// predicts from view A alone (rule A; on LUPI data always) maps its
+		// decision over X without Z; any other rule needs Z: no map.
+		s, err := viz.Evaluate(o.Fitted, nil, g, classes, tick)
+		if err != nil {
+			return nil, nil, fmt.Errorf("view B has more than two features: no map of the decision can be drawn (rule A, view A alone, can be): %w", err)
+		}
+		if err := addSurface(res, bin, s, back); err != nil {
+			return nil, nil, err
+		}
 	case o.Spec.Z == model.ZView:
 		if o.TrainZXY == nil {
 			return nil, nil, errors.New("view B has more than two features: no map of it can be drawn")

@@ -116,18 +116,19 @@ func (t *twinView) signed(X *mat.Dense) (pos, neg []float64, err error) {
 
 // PlaneValues implements twin.Planes for MvTSVM: the signed distances to
 // the four surfaces, keyed "A+", "A-" (view A) and "B+", "B-" (view B); view
-// t's decision is |t−| − |t+|.
+// t's decision is |t−| − |t+|. Without view B (rule A only) the map holds
+// view A's two.
 func (m *mvtsvmModel) PlaneValues(ds *data.Dataset) (map[string][]float64, error) {
 	hasB, err := checkTest(ds, m.DimA, m.DimB, m.Rule)
 	if err != nil {
 		return nil, err
 	}
-	if !hasB {
-		return nil, ErrNoViewB
-	}
 	ap, an, err := m.A.signed(ds.X)
 	if err != nil {
 		return nil, err
+	}
+	if !hasB {
+		return map[string][]float64{"A+": ap, "A-": an}, nil
 	}
 	bp, bn, err := m.B.signed(ds.Z)
 	if err != nil {

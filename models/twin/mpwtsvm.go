@@ -139,17 +139,22 @@ type mpModel struct {
 // Report implements model.BinaryModel.
 func (m *mpModel) Report() *model.Report { return m.Rep }
 
-// PlaneValues implements Planes: keys "A+", "A-", "B+", "B-".
+// PlaneValues implements Planes: keys "A+", "A-", "B+", "B-" ("A+" and "A-"
+// alone without view B, under rule A).
 func (m *mpModel) PlaneValues(ds *data.Dataset) (map[string][]float64, error) {
 	if ds == nil || ds.X == nil {
 		return nil, data.ErrNoData
 	}
-	if ds.Z == nil {
-		return nil, fmt.Errorf("mpwtsvm needs view B (Z) at prediction time")
-	}
 	augA, err := m.FeatA.augment(ds.X)
 	if err != nil {
 		return nil, fmt.Errorf("view A: %w", err)
+	}
+	if ds.Z == nil {
+		if m.Rule != "A" {
+			return nil, fmt.Errorf("mpwtsvm needs view B (Z) at prediction time")
+		}
+		// rule A reads view A only: its planes are all there is
+		return map[string][]float64{"A+": m.APos.signed(augA), "A-": m.ANeg.signed(augA)}, nil
 	}
 	augB, err := m.FeatB.augment(ds.Z)
 	if err != nil {
