@@ -37,6 +37,12 @@ type tuneGrid struct {
 	metric       string
 	seconds      float64
 	bestI, bestJ int
+	// l1, l2 are the parameters' labels as the model form shows them.
+	l1, l2 string
+	k      int // folds
+	// optOff: the model's own hyper-parameter optimisation was on and the
+	// grid ran with it off (see optimises).
+	optOff bool
 }
 
 // TunePanel runs the grid and shows it as a heat map table.
@@ -117,6 +123,38 @@ func spanValues(par *spec.Param, steps int) []string {
 	return out
 }
 
+// optimiseParam is the switch of the models that fit their own
+// hyper-parameters (the Gaussian processes' type-II maximum likelihood).
+const optimiseParam = "optimize"
+
+// optimises reports whether the model, with these values, re-learns its
+// hyper-parameters in every fit: a grid over them would then only move the
+// optimiser's starting point, and every cell would score alike. Tune runs
+// such a grid with the optimisation off (each cell uses its values as they
+// are) and says so, and applying the best cell turns it off too, so that
+// the fit shown is the cell chosen.
+func optimises(m *spec.Spec, vals spec.Values) bool {
+	p := m.Param(optimiseParam)
+	if p == nil || p.Kind != spec.Bool {
+		return false
+	}
+	v, ok := vals[optimiseParam]
+	if !ok || v == "" {
+		v = p.Default
+	}
+	on, err := strconv.ParseBool(v)
+	return err == nil && on
+}
+
+// metricOf names what a cross-validated cell of model m measures (as the
+// compute worker does: micro F1 on tag data, accuracy otherwise).
+func metricOf(m *spec.Spec) string {
+	if m.Task == spec.MultiLabel {
+		return "micro F1"
+	}
+	return "accuracy"
+}
+
 func label(p spec.Param) string {
 	if p.Label != "" {
 		return p.Label
@@ -165,6 +203,13 @@ func (t *TunePanel) Render() app.UI {
 	return app.Div().Class("tune").Body(
 		app.P().Class("help").Text(fmt.Sprintf("k-fold cross-validation of %s on the training part of the current split, over a "+
 			"grid of two parameters (log-spaced where the parameter is). The test part is not touched. The cells run in parallel on the compute workers.", m.Name)),
+		when(optimises(m, s.set.Values()), func() app.UI {
+			opt := m.Param(optimiseParam)
+			return app.P().ID("tune-optimise").Class("notice").Text(fmt.Sprintf("“%s” is on: every fit re-learns the kernel's "+
+				"hyper-parameters from the data, so the values of a grid would only be the optimiser's starting point. The grid "+
+				"therefore runs with “%s” off, each cell using its values as they are; applying the best cell turns it off too.",
+				label(*opt), label(*opt)))
+		}),
 		app.Div().Class("genrow").Body(
 			app.Div().Class("param small").Body(app.Label().For("tune-p1").Text("Rows"), sel("tune-p1", st.p1, func(v string) { st.p1 = v })),
 			app.Div().Class("param small").Body(app.Label().For("tune-p2").Text("Columns"), sel("tune-p2", st.p2, func(v string) { st.p2 = v })),
@@ -203,7 +248,8 @@ func (t *TunePanel) onRun(ctx app.Context, e app.Event) {
 		return
 	}
 	v1, v2 := spanValues(par1, st.steps), spanValues(par2, st.steps)
-	g := &tuneGrid{model: m.ID, set: s.set.Clone(), p1: st.p1, p2: st.p2, v1: v1, v2: v2, total: len(v1) * len(v2), bestI: -1}
+	g := &tuneGrid{model: m.ID, set: s.set.Clone(), p1: st.p1, p2: st.p2, v1: v1, v2: v2, total: len(v1) * len(v2), bestI: -1,
+		l1: label(*par1), l2: label(*par2), k: st.folds, metric: metricOf(m), optOff: optimises(m, s.set.Values())}
 	g.mean, g.sd, g.errs = make([][]float64, len(v1)), make([][]float64, len(v1)), make([][]string, len(v1))
 	for i := range v1 {
 		g.mean[i], g.sd[i], g.errs[i] = make([]float64, len(v2)), make([]float64, len(v2)), make([]string, len(v2))
@@ -219,6 +265,9 @@ func (t *TunePanel) onRun(ctx app.Context, e app.Event) {
 			i, j := i, j
 			vals := g.set.Values()
 			vals[g.p1], vals[g.p2] = v1[i], v2[j]
+			if g.optOff {
+				vals[optimiseParam] = "false"
+			}
 			req := wire.CVRequest{Data: g.set.Data(s.csv()), Split: g.set.Split(), Model: m.ID, Params: vals, Folds: folds}
 			var r wire.CVResult
 			st.submit(ctx, wire.KindCV, req, &r, JobOptions{Priority: PriorityBackground}, func(ctx app.Context, e jobEnd) {
@@ -229,7 +278,10 @@ func (t *TunePanel) onRun(ctx app.Context, e app.Event) {
 				case e.err != nil:
 					g.errs[i][j] = e.err.Error()
 				default:
-					g.mean[i][j], g.sd[i][j], g.metric = r.Mean, r.SD, r.Metric
+					g.mean[i][j], g.sd[i][j] = r.Mean, r.SD
+					if r.Metric != "" {
+						g.metric = r.Metric
+					}
 				}
 				g.done++
 				if e.last {
@@ -275,7 +327,11 @@ func (t *TunePanel) result() app.UI {
 	cell := func(i, j int) app.UI {
 		v := g.mean[i][j]
 		if math.IsNaN(v) {
-			if g.errs[i][j] != "" {
+			switch g.errs[i][j] {
+			case "":
+			case "cancelled":
+				return app.Td().Class("cv-cancelled").Text("cancelled")
+			default:
 				return app.Td().Class("cv-fail").Title(g.errs[i][j]).Text("failed")
 			}
 			return app.Td().Class("cv").Text("…")
@@ -294,7 +350,7 @@ func (t *TunePanel) result() app.UI {
 			cls = "cv best"
 		}
 		return app.Td().Class(cls).Style("background", c.css()).Style("color", fg).
-			Title(fmt.Sprintf("%s = %s, %s = %s: %.3f ± %.3f (mean ± sd over the folds)", g.p1, g.v1[i], g.p2, g.v2[j], v, g.sd[i][j])).
+			Title(fmt.Sprintf("%s = %s, %s = %s: %.3f ± %.3f (mean ± sd over the folds)", g.l1, g.v1[i], g.l2, g.v2[j], v, g.sd[i][j])).
 			Text(fmt.Sprintf("%.3f ± %.3f", v, g.sd[i][j]))
 	}
 	stale := g.set.DataKey() != s.set.DataKey()
@@ -305,13 +361,20 @@ func (t *TunePanel) result() app.UI {
 	var best app.UI
 	if g.bestI >= 0 && !s.tune.running() {
 		b1, b2 := g.v1[g.bestI], g.v2[g.bestJ]
+		off := ""
+		if g.optOff {
+			off = ", with the hyper-parameter optimisation off"
+		}
 		best = app.Div().Body(
-			app.P().ID("cv-best").Text(fmt.Sprintf("Best: %s = %s, %s = %s (mean %s %.3f ± %.3f over %d folds).", g.p1, b1, g.p2, b2,
-				g.metric, g.mean[g.bestI][g.bestJ], g.sd[g.bestI][g.bestJ], s.tune.folds)),
+			app.P().ID("cv-best").Text(fmt.Sprintf("Best: %s = %s, %s = %s (mean %s %.3f ± %.3f over %d folds%s).", g.l1, b1, g.l2, b2,
+				g.metric, g.mean[g.bestI][g.bestJ], g.sd[g.bestI][g.bestJ], g.k, off)),
 			app.Button().ID("cv-apply").Text("Apply the best cell and train").OnClick(func(ctx app.Context, e app.Event) {
 				s.set.Model = g.model
 				s.set.SetParam(g.p1, b1)
 				s.set.SetParam(g.p2, b2)
+				if g.optOff {
+					s.set.SetParam(optimiseParam, "false")
+				}
 				s.set.View = "model"
 				s.changed(ctx)
 				s.startFit(ctx)
@@ -322,7 +385,13 @@ func (t *TunePanel) result() app.UI {
 	return app.Div().Class(cls).Body(
 		app.If(stale, app.P().Class("stale-note").Text("Out of date: computed on "+g.set.DataLabel()+".")),
 		app.Div().Class("scroll").Body(app.Table().ID("cv-grid").Class("cv-grid").Body(
-			app.Caption().Text(fmt.Sprintf("Mean ± sd of the %d-fold cross-validated %s; rows %s, columns %s%s", s.tune.folds, g.metric, g.p1, g.p2,
+			app.Caption().Text(fmt.Sprintf("Mean ± sd of the %d-fold cross-validated %s; rows %s, columns %s%s%s", g.k, g.metric, g.l1, g.l2,
+				func() string {
+					if g.optOff {
+						return "; hyper-parameter optimisation off"
+					}
+					return ""
+				}(),
 				func() string {
 					if g.seconds > 0 {
 						return fmt.Sprintf(" (%d cells, %s on %d workers)", g.total, seconds(g.seconds), PoolSize())
@@ -330,7 +399,7 @@ func (t *TunePanel) result() app.UI {
 					return ""
 				}())),
 			app.THead().Body(app.Tr().Body(
-				app.Th().Scope("col").Text(g.p1+" \\ "+g.p2),
+				app.Th().Scope("col").Text(g.l1+" \\ "+g.l2),
 				app.Range(g.v2).Slice(func(j int) app.UI { return app.Th().Scope("col").Text(g.v2[j]) }),
 			)),
 			app.TBody().Body(app.Range(g.v1).Slice(func(i int) app.UI {

@@ -44,11 +44,11 @@ func TestCompareAndTune(t *testing.T) {
 	b.run(t, chromedp.Click("#cv-apply", chromedp.ByID))
 	b.waitFresh(t, 2*time.Minute)
 	acc := b.text(t, "#m-test-acc")
-	// "Best: C = 1, gamma = 3.16 (0.867)." → the form shows those values.
+	// "Best: C = 1, γ = 3.16 (…)." → the form shows those values.
 	var c, g string
 	b.run(t, chromedp.Evaluate(`document.getElementById("p-svm-C").value`, &c), chromedp.Evaluate(`document.getElementById("p-svm-gamma").value`, &g))
 	t.Logf("applied the best cell: form C = %s, gamma = %s; test accuracy %s", c, g, acc)
-	if !strings.Contains(best, "C = "+c+",") || !strings.Contains(best, "gamma = "+g+" ") {
+	if !strings.Contains(best, "C = "+c+",") || !strings.Contains(best, "γ = "+g+" ") { // the form's labels
 		t.Errorf("the form shows C = %s, gamma = %s after applying %q", c, g, best)
 	}
 }

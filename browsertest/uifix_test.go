@@ -1,0 +1,116 @@
+package browsertest
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// runTune opens the Tune view of link and runs a grid of steps × steps
+// values with k folds.
+func runTune(t *testing.T, link string, steps, k int) *browser {
+	t.Helper()
+	url := startServer(t)
+	b := newBrowser(t, 1280, 1000)
+	b.open(t, url+link)
+	b.waitJS(t, `document.getElementById("tune-run") && window.lupiPool && lupiPool.ready()`, time.Minute)
+	b.setInput(t, "tune-steps", strconv.Itoa(steps))
+	b.setInput(t, "tune-folds", strconv.Itoa(k))
+	b.run(t, chromedp.Click("#tune-run", chromedp.ByID))
+	return b
+}
+
+// noConsoleErrors fails the test on the page's console errors.
+func noConsoleErrors(t *testing.T, b *browser) {
+	t.Helper()
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
+	}
+}
+
+// gridCells reads the texts of the Tune grid's cells.
+func gridCells(t *testing.T, b *browser) []string {
+	t.Helper()
+	var cells []string
+	b.run(t, chromedp.Evaluate(`Array.from(document.querySelectorAll("#cv-grid tbody td")).map(td => td.textContent.trim())`, &cells))
+	return cells
+}
+
+// TestTuneGPCRunsWithoutOptimisation: a GPC whose "Optimise
+// hyper-parameters" is on re-learns θ and ℓ in every fit, so a grid over
+// them only moves the optimiser's start and every cell scored alike (all 25
+// "0.793 ± 0.064"). Tune says so, runs the grid with the optimisation off
+// (the cells then differ), labels rows and columns as the form does, and
+// "Apply the best cell" turns the optimisation off so the fit shown is the
+// cell chosen.
+func TestTuneGPCRunsWithoutOptimisation(t *testing.T) {
+	b := runTune(t, "/?data=gen:lupi2d&n=80&noise=0.2&seed=1&train=70&model=gpc&view=tune", 3, 3)
+	note := b.jsString(t, `(document.getElementById("tune-optimise")||{}).textContent`)
+	if !strings.Contains(note, "Optimise hyper-parameters") || !strings.Contains(note, "off") {
+		t.Errorf("no notice that the grid runs with the optimisation off: %q", note)
+	}
+	best := b.waitText(t, "#cv-best", 3*time.Minute, func(s string) bool { return strings.HasPrefix(s, "Best:") })
+	t.Logf("best: %s", best)
+	cells := gridCells(t, b)
+	distinct := map[string]bool{}
+	for _, c := range cells {
+		distinct[c] = true
+	}
+	t.Logf("cells: %v", cells)
+	if len(cells) != 9 || len(distinct) < 3 {
+		t.Errorf("the 3×3 grid's cells should differ once θ and ℓ are used as given: %v", cells)
+	}
+	if !strings.Contains(best, "f amplitude θ = ") || !strings.Contains(best, "f length-scale ℓ = ") || !strings.Contains(best, "optimisation off") {
+		t.Errorf("best line: %q, want the form's labels and that the optimisation was off", best)
+	}
+	caption := b.text(t, "#cv-grid caption")
+	if !strings.Contains(caption, "cross-validated accuracy; rows f amplitude θ, columns f length-scale ℓ") {
+		t.Errorf("caption: %q", caption)
+	}
+	if h := b.text(t, "#cv-grid thead th"); h != `f amplitude θ \ f length-scale ℓ` {
+		t.Errorf("corner header: %q", h)
+	}
+	b.run(t, chromedp.Click("#cv-apply", chromedp.ByID))
+	b.waitJS(t, `document.getElementById("p-gpc-optimize") && !document.getElementById("p-gpc-optimize").checked`, 20*time.Second)
+	b.waitFresh(t, 2*time.Minute)
+	noConsoleErrors(t, b)
+}
+
+// TestTuneCancelKeepsFinishedCells: cancelling a grid marks the cells that
+// had not finished "cancelled" (not "failed"), keeps the finished ones'
+// numbers, and the caption names the metric while the grid runs.
+func TestTuneCancelKeepsFinishedCells(t *testing.T) {
+	b := runTune(t, "/?data=gen:moons&n=3000&noise=0.45&seed=5&train=70&model=svm&view=tune", 7, 5)
+	b.waitJS(t, `document.getElementById("cv-grid")`, 20*time.Second)
+	if c := b.text(t, "#cv-grid caption"); !strings.Contains(c, "5-fold cross-validated accuracy; rows C") {
+		t.Errorf("caption while the grid runs: %q", c)
+	}
+	// Cancel once a cell or two are done.
+	b.waitJS(t, `/^[1-9]\d* of 49 cells done/.test((document.getElementById("tune-progress")||{}).textContent||"")`, 3*time.Minute)
+	b.run(t, chromedp.Click("#tune-cancel", chromedp.ByID))
+	b.waitText(t, "#tune-error", time.Minute, func(s string) bool { return s == "Grid search cancelled." })
+	b.waitJS(t, `!document.getElementById("tune-cancel")`, time.Minute)
+	cells := gridCells(t, b)
+	var done, cancelled, failed int
+	for _, c := range cells {
+		switch {
+		case c == "cancelled":
+			cancelled++
+		case c == "failed":
+			failed++
+		case strings.Contains(c, "±"):
+			done++
+		}
+	}
+	t.Logf("%d cells: %d done, %d cancelled, %d failed", len(cells), done, cancelled, failed)
+	if len(cells) != 49 || done == 0 || cancelled == 0 || failed != 0 || done+cancelled != 49 {
+		t.Errorf("after a cancel: %d cells, %d with numbers, %d cancelled, %d failed; want finished ones kept and the rest cancelled", len(cells), done, cancelled, failed)
+	}
+	if c := b.text(t, "#cv-grid caption"); !strings.Contains(c, "cross-validated accuracy;") {
+		t.Errorf("caption after the cancel: %q", c)
+	}
+	noConsoleErrors(t, b)
+}
