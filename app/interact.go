@@ -35,6 +35,10 @@ type interaction struct {
 	addClass  int
 	hardValue float64
 	redo      []wire.Edit
+	// redoFor is the data (editsKey) the redo stack was made on: once the
+	// data or its edits change otherwise (another dataset, a reset, a link),
+	// the stack no longer applies and canRedo clears it.
+	redoFor string
 	// zoom holds a view's window when the user zoomed or panned it; zoomMap
 	// the model's map over that window once a worker computed it.
 	zoom    map[string]*[4]float64
@@ -86,16 +90,38 @@ func (s *session) addEdit(ctx app.Context, e wire.Edit, live bool) {
 
 // undo moves the last edit to the redo stack.
 func (s *session) undo(ctx app.Context) {
+	if !s.canRedo() {
+		s.in.redo = nil
+	}
 	if moveLast(&s.set.Edits, &s.in.redo) {
+		s.in.redoFor = s.editsKey()
 		s.changed(ctx)
 	}
 }
 
-// redoEdit moves the last undone edit back to the edits.
+// redoEdit moves the last undone edit back to the edits, if the data are
+// still those it was undone from.
 func (s *session) redoEdit(ctx app.Context) {
-	if moveLast(&s.in.redo, &s.set.Edits) {
+	if s.canRedo() && moveLast(&s.in.redo, &s.set.Edits) {
+		s.in.redoFor = s.editsKey()
 		s.changed(ctx)
 	}
+}
+
+// canRedo reports whether there is an undone edit to redo on the current
+// data; a redo stack left from other data (or from edits since reset) is
+// dropped.
+func (s *session) canRedo() bool {
+	if len(s.in.redo) > 0 && s.in.redoFor != s.editsKey() {
+		s.in.redo, s.in.redoFor = nil, ""
+	}
+	return len(s.in.redo) > 0
+}
+
+// editsKey identifies the generated points and the edits made to them (not
+// the split, which leaves the edits as they are).
+func (s *session) editsKey() string {
+	return fmt.Sprintf("%s|%d|%g|%d|%v", s.set.Source, s.set.N, s.set.Noise, s.set.Seed, s.set.Edits)
 }
 
 // moveLast moves the last edit of from to the end of to; false when from is

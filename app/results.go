@@ -232,7 +232,7 @@ func (r *ResultView) tools(sh *shown) app.UI {
 		)),
 		app.Div().Class("tools").Body(
 			app.If(editable, app.Button().ID("undo").Text("Undo").Disabled(len(s.set.Edits) == 0).OnClick(func(ctx app.Context, e app.Event) { s.undo(ctx) })),
-			app.If(editable, app.Button().ID("redo").Text("Redo").Disabled(len(in.redo) == 0).OnClick(func(ctx app.Context, e app.Event) { s.redoEdit(ctx) })),
+			app.If(editable, app.Button().ID("redo").Text("Redo").Disabled(!s.canRedo()).OnClick(func(ctx app.Context, e app.Event) { s.redoEdit(ctx) })),
 			app.If(editable, app.Button().ID("reset-data").Text("Reset to generated").Disabled(len(s.set.Edits) == 0).OnClick(func(ctx app.Context, e app.Event) {
 				s.set.Edits, in.redo = nil, nil
 				s.changed(ctx)

@@ -114,3 +114,42 @@ func TestTuneCancelKeepsFinishedCells(t *testing.T) {
 	}
 	noConsoleErrors(t, b)
 }
+
+// TestRedoClearedByDatasetChange: an undone edit cannot be redone on
+// another dataset (Redo used to stay enabled and apply the edit, "x201",
+// to the new data).
+func TestRedoClearedByDatasetChange(t *testing.T) {
+	url := startServer(t)
+	b := newBrowser(t, 1280, 1000)
+	b.open(t, url+"/?data=gen:moons&n=200&noise=0.2&seed=1&train=70&model=svm&edits=a0.5%2C0.5%2C0%3Ba0.6%2C0.4%2C0%3Bx201")
+	b.waitJS(t, `document.getElementById("undo") && !document.getElementById("undo").disabled`, time.Minute)
+	b.run(t, chromedp.Click("#undo", chromedp.ByID))
+	b.waitJS(t, `!document.getElementById("redo").disabled`, 20*time.Second)
+	b.choose(t, "dataset", "gen:lupi2d")
+	b.waitJS(t, `new URLSearchParams(location.search).get("data") === "gen:lupi2d"`, 20*time.Second)
+	b.waitJS(t, `document.getElementById("redo")`, 20*time.Second)
+	if d := b.jsString(t, `document.getElementById("redo").disabled`); d != "true" {
+		t.Errorf("Redo is enabled after the dataset changed")
+		b.run(t, chromedp.Click("#redo", chromedp.ByID))
+		time.Sleep(time.Second)
+	}
+	if e := b.jsString(t, `new URLSearchParams(location.search).get("edits")`); e != "" {
+		t.Errorf("the new dataset got edits %q", e)
+	}
+	// The same data again: its edits were reset, so nothing to redo either.
+	b.choose(t, "dataset", "gen:moons")
+	b.waitJS(t, `new URLSearchParams(location.search).get("data") === "gen:moons"`, 20*time.Second)
+	if d := b.jsString(t, `document.getElementById("redo").disabled`); d != "true" {
+		t.Errorf("Redo is enabled on the regenerated data")
+	}
+	// Undo and redo still work on data of their own.
+	b.open(t, url+"/?data=gen:moons&n=200&noise=0.2&seed=1&train=70&model=svm&edits=a0.5%2C0.5%2C0%3Bx3")
+	b.waitJS(t, `document.getElementById("undo") && !document.getElementById("undo").disabled`, time.Minute)
+	b.run(t, chromedp.Click("#undo", chromedp.ByID))
+	b.waitJS(t, `!document.getElementById("redo").disabled && new URLSearchParams(location.search).get("edits") === "a0.5,0.5,0"`, 20*time.Second)
+	b.setInput(t, "trainpct", "60") // the split does not touch the edits
+	b.waitJS(t, `new URLSearchParams(location.search).get("train") === "60"`, 20*time.Second)
+	b.run(t, chromedp.Click("#redo", chromedp.ByID))
+	b.waitJS(t, `new URLSearchParams(location.search).get("edits") === "a0.5,0.5,0;x3"`, 20*time.Second)
+	noConsoleErrors(t, b)
+}
