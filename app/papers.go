@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -227,13 +228,38 @@ func resultTables(name string, r *wire.ExpResult) app.UI {
 				app.THead().Body(app.Tr().Body(app.Range(t.Columns).Slice(func(j int) app.UI { return app.Th().Scope("col").Text(t.Columns[j]) }))),
 				app.TBody().Body(app.Range(t.Rows).Slice(func(i int) app.UI {
 					row := t.Rows[i]
-					return app.Tr().Body(app.Range(row).Slice(func(j int) app.UI { return app.Td().Text(row[j]) }))
+					return app.Tr().Body(app.Range(row).Slice(func(j int) app.UI { return app.Td().Body(strongText(row[j])...) }))
 				})),
 			)))
 			for _, n := range t.Notes {
-				ts = append(ts, app.P().Class("help").Text(n))
+				ts = append(ts, app.P().Class("help").Body(strongText(n)...))
 			}
 		}
 	}
 	return app.Div().Class("exp-results").Body(ts...)
+}
+
+// strongText renders the one piece of Markdown the experiments' tables use,
+// **bold**, as <strong> (the rest as text; an unpaired "**" stays as it is).
+func strongText(s string) []app.UI {
+	var out []app.UI
+	for {
+		i := strings.Index(s, "**")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(s[i+2:], "**")
+		if j < 0 {
+			break
+		}
+		if i > 0 {
+			out = append(out, app.Text(s[:i]))
+		}
+		out = append(out, app.Strong().Text(s[i+2:i+2+j]))
+		s = s[i+2+j+2:]
+	}
+	if s != "" || len(out) == 0 {
+		out = append(out, app.Text(s))
+	}
+	return out
 }

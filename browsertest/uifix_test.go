@@ -153,3 +153,38 @@ func TestRedoClearedByDatasetChange(t *testing.T) {
 	b.waitJS(t, `new URLSearchParams(location.search).get("edits") === "a0.5,0.5,0;x3"`, 20*time.Second)
 	noConsoleErrors(t, b)
 }
+
+// TestPapersTablesRenderBold: the experiments' tables mark the best cell
+// with Markdown's **…**; the page shows it bold, with no asterisks.
+func TestPapersTablesRenderBold(t *testing.T) {
+	url := startServer(t)
+	b := newBrowser(t, 1280, 1000)
+	b.run(t, chromedp.Navigate(url+"/?tab=papers"), chromedp.WaitVisible("#exp-run-gpcplus", chromedp.ByID))
+	b.waitJS(t, `!document.getElementById("exp-run-gpcplus").disabled`, time.Minute)
+	b.run(t, chromedp.Click("#exp-run-gpcplus", chromedp.ByID))
+	b.waitJS(t, `document.getElementById("exp-gpcplus-table") && document.getElementById("exp-gpcplus-paper")`, 5*time.Minute)
+	var got struct {
+		Stars  int      `json:"stars"`
+		Strong []string `json:"strong"`
+		Paper  int      `json:"paper"`
+	}
+	b.run(t, chromedp.Evaluate(`(() => {
+		const sec = document.getElementById("exp-gpcplus");
+		const cells = Array.from(sec.querySelectorAll("td, p"));
+		return {stars: cells.filter(c => c.textContent.includes("**")).length,
+			strong: Array.from(document.querySelectorAll("#exp-gpcplus-table td strong")).map(s => s.textContent),
+			paper: document.querySelectorAll("#exp-gpcplus-paper td strong").length};
+	})()`, &got))
+	t.Logf("bold cells: ours %v, the paper's %d", got.Strong, got.Paper)
+	if got.Stars != 0 {
+		t.Errorf("%d cells or notes show raw ** Markdown", got.Stars)
+	}
+	if len(got.Strong) == 0 || got.Paper == 0 {
+		t.Errorf("no bold cell in our table (%v) or the paper's (%d)", got.Strong, got.Paper)
+	}
+	for _, s := range got.Strong {
+		if !strings.Contains(s, "±") {
+			t.Errorf("bold cell %q is not a mean ± sd", s)
+		}
+	}
+}
