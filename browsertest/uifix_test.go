@@ -1,6 +1,8 @@
 package browsertest
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -187,4 +189,46 @@ func TestPapersTablesRenderBold(t *testing.T) {
 			t.Errorf("bold cell %q is not a mean ± sd", s)
 		}
 	}
+}
+
+// TestUploadTextClassColumn: a CSV whose header names no class column but
+// has a column of text gets that column proposed as the class; set back to
+// a feature, the error says what to do; a file of one class says what the
+// user can do (it named an option, AllowOneClass, the page does not have).
+func TestUploadTextClassColumn(t *testing.T) {
+	url := startServer(t)
+	b := newBrowser(t, 1280, 900)
+	openApp(t, b, url)
+	dir := t.TempDir()
+
+	one := filepath.Join(dir, "lupiprobe-oneclass.csv")
+	os.WriteFile(one, []byte("x1,x2,label\n1,2,a\n3,1,a\n2,2,a\n"), 0o644)
+	b.upload(t, "#upload-input", one)
+	b.waitJS(t, `(document.getElementById("upload-error")||{}).textContent?.includes("only one class")`, 20*time.Second)
+	e := b.errorText(t, "upload-error")
+	t.Logf("one class: %s", e)
+	if strings.Contains(e, "AllowOneClass") || !strings.Contains(e, "class column") {
+		t.Errorf("one-class message %q should say what the user can do, not name an API option", e)
+	}
+
+	pets := filepath.Join(dir, "lupiprobe-pets.csv")
+	os.WriteFile(pets, []byte("x1,x2,species\n1,2,dog\n3,1,cat\n2,2,dog\n0,1,cat\n"), 0o644)
+	b.upload(t, "#upload-input", pets)
+	b.waitJS(t, `(document.querySelector('label[for="role-2"]')||{}).textContent === "species"`, 20*time.Second)
+	if r := b.jsString(t, `document.getElementById("role-2").value`); r != "class" {
+		t.Errorf("role proposed for the text column species: %q, want class", r)
+	}
+	b.choose(t, "role-2", "main")
+	b.waitJS(t, `(document.getElementById("upload-error")||{}).textContent?.includes("not a number")`, 20*time.Second)
+	if e := b.errorText(t, "upload-error"); !strings.Contains(e, `column "species"`) || !strings.Contains(e, "“class”") {
+		t.Errorf("a text column as a feature: %q should say to set its role to class", e)
+	} else {
+		t.Logf("text column as a feature: %s", e)
+	}
+	b.choose(t, "role-2", "class")
+	b.waitJS(t, `(document.getElementById("upload-summary")||{}).textContent?.includes("2 classes")`, 20*time.Second)
+	if e := b.errorText(t, "upload-error"); e != "" {
+		t.Errorf("error with species as the class: %s", e)
+	}
+	noConsoleErrors(t, b)
 }

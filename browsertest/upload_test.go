@@ -142,8 +142,8 @@ func (b *browser) errorText(t *testing.T, id string) string {
 }
 
 // writeMoonsCSV writes two moons with an id column first and the class in a
-// column named "cls" (so the reader's name rule makes it a feature: the user
-// must give it the class role).
+// column named "cls" (which the reader's name rule makes a feature; the
+// upload panel proposes it as the class because its cells are text).
 func writeMoonsCSV(t *testing.T, path string, n int) {
 	t.Helper()
 	ds, err := data.GenerateByName("moons", n, 0.15, 7)
@@ -210,11 +210,14 @@ func TestUploadCSVRolesTrain(t *testing.T) {
 	b.upload(t, "#upload-input", path)
 	b.waitJS(t, `document.getElementById("role-3")`, 20*time.Second)
 
-	// Default roles follow the header names: everything is a feature, so the
-	// class texts are not numbers — reported with line and column.
-	if got := b.jsString(t, `document.getElementById("role-3").value`); got != "main" {
-		t.Errorf("default role of cls: %q, want main", got)
+	// The header names no class column: the column of text (cls) is
+	// proposed as the class. Made a feature, its texts are not numbers —
+	// reported with line and column.
+	if got := b.jsString(t, `document.getElementById("role-3").value`); got != "class" {
+		t.Errorf("proposed role of cls: %q, want class", got)
 	}
+	b.choose(t, "role-3", "main")
+	b.waitJS(t, `(document.getElementById("upload-error")||{}).textContent?.includes("not a number")`, 20*time.Second)
 	if e := b.errorText(t, "upload-error"); !strings.Contains(e, "line 2, column 4") {
 		t.Errorf("with cls as a feature the error should point at line 2, column 4: %q", e)
 	}

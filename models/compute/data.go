@@ -127,6 +127,10 @@ func (e *Engine) parse(req wire.ParseRequest, bin *wire.Bin) (*wire.ParseResult,
 		if errors.As(err, &pe) && pe.File == "" {
 			pe.File = req.Name
 		}
+		if pe != nil && res.Format == "csv" && pe.Col > 0 && pe.Col <= len(res.Roles) && strings.HasSuffix(pe.Msg, "is not a number") {
+			// a text column read as a feature: say which role would read it
+			pe.Msg += fmt.Sprintf(" — if column %q holds the class names, set its role to “class”, otherwise to “ignore”", res.Header[pe.Col-1])
+		}
 		res.Errors = append(res.Errors, err.Error())
 		return res, nil
 	}
@@ -153,6 +157,12 @@ func (e *Engine) parse(req wire.ParseRequest, bin *wire.Bin) (*wire.ParseResult,
 			}
 			res.Roles[i] = string(r)
 			opt.Roles[c] = r
+		}
+		if len(req.Roles) == 0 {
+			if j := textClassColumn(res.Roles, rows); j >= 0 {
+				res.Roles[j] = string(data.RoleClass)
+				opt.Roles[h[j]] = data.RoleClass
+			}
 		}
 	case "libsvm":
 		res.Preview = textPreview(raw, previewRows)
@@ -204,6 +214,43 @@ func defaultRole(name string) data.Role {
 		return data.RoleTag
 	}
 	return data.RoleMain
+}
+
+// textClassColumn proposes the class column of a CSV file whose header
+// names none: the last main-feature column whose previewed cells are all
+// text (no cell a number), as a column of class names ("dog", "cat") is;
+// -1 when the file already has a class column, has tag columns (tag data
+// has no class), or has no such column.
+func textClassColumn(roles []string, preview [][]string) int {
+	for _, r := range roles {
+		if r == string(data.RoleClass) || r == string(data.RoleTag) {
+			return -1
+		}
+	}
+	if len(preview) == 0 {
+		return -1
+	}
+	for j := len(roles) - 1; j >= 0; j-- {
+		if roles[j] != string(data.RoleMain) {
+			continue
+		}
+		text := true
+		for _, row := range preview {
+			if j >= len(row) {
+				text = false
+				break
+			}
+			c := strings.TrimSpace(row[j])
+			if _, err := strconv.ParseFloat(c, 64); err == nil || c == "" || c == "?" {
+				text = false
+				break
+			}
+		}
+		if text {
+			return j
+		}
+	}
+	return -1
 }
 
 // csvPreview reads the header and the first n rows with the CSV reader's

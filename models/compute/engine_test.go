@@ -534,3 +534,48 @@ func TestCalibrate(t *testing.T) {
 			len(m.Body), len(m.Bin), len(p.Fit.Plot.Train.X), len(p.Fit.Saved))
 	}
 }
+
+// TestParseProposesTextClassColumn: a CSV whose header names no class column
+// gets its last column of text (no cell a number) proposed as the class; a
+// role the user chose is kept, and a text column left a feature fails with
+// a message that says which role would read it.
+func TestParseProposesTextClassColumn(t *testing.T) {
+	e := testEngine()
+	parse := func(file string, roles []string) wire.ParseResult {
+		t.Helper()
+		bin := &wire.Bin{}
+		req := wire.ParseRequest{Name: "pets.csv", File: bin.Bytes([]byte(file)), Roles: roles}
+		var res wire.ParseResult
+		last(t, do(t, e, context.Background(), wire.KindParse, req, bin), wire.KindResult).Decode(&res)
+		return res
+	}
+	const pets = "x1,x2,species\n1,2,dog\n3,1,cat\n2,2,dog\n0,1,cat\n"
+	for _, c := range []struct {
+		file  string
+		roles []string
+		want  string
+	}{
+		{pets, nil, "main main class"},
+		{"name,x1,kind\nrex,1,dog\ntom,2,cat\nfido,3,dog\n", nil, "main main class"}, // the last text column
+		{"x1,x2,label,note\n1,2,a,p\n3,1,b,q\n", nil, "main main class main"},        // named by the header
+		{"x1,x2,code\n1,2,a\n3,1,7\n2,2,b\n", nil, "main main main"},
+		{"name,x1,tag_a,tag_b\nrex,1,0,1\ntom,2,1,0\n", nil, "main main tag tag"}, // tag data has no class                 // a number among the texts
+		{pets, []string{"main", "main", "main"}, "main main main"},                // the user's choice
+	} {
+		res := parse(c.file, c.roles)
+		if got := strings.Join(res.Roles, " "); got != c.want {
+			t.Errorf("%q (roles %v): proposed %q, want %q", c.file, c.roles, got, c.want)
+		}
+	}
+	if res := parse(pets, nil); len(res.Errors) != 0 || len(res.Classes) != 2 {
+		t.Errorf("species as the class: %+v", res)
+	}
+	res := parse(pets, []string{"main", "main", "main"})
+	if len(res.Errors) != 1 || !strings.Contains(res.Errors[0], `"dog" is not a number — if column "species" holds the class names, set its role to “class”`) {
+		t.Errorf("species as a feature: %v", res.Errors)
+	}
+	res = parse("x1,x2,label\n1,2,a\n3,1,a\n", nil)
+	if len(res.Errors) != 1 || !strings.Contains(res.Errors[0], "only one class") || strings.Contains(res.Errors[0], "AllowOneClass") {
+		t.Errorf("one class: %v", res.Errors)
+	}
+}

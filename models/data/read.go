@@ -371,7 +371,7 @@ func (b *builder) dataset(opt *ReadOptions) (*Dataset, error) {
 	if b.labels != nil {
 		ds.Y, ds.Classes = classIndex(b.labels)
 		if len(ds.Classes) < 2 && !opt.AllowOneClass {
-			return nil, &ParseError{Msg: fmt.Sprintf("only one class (%q): a classifier needs at least two (set AllowOneClass to accept it)", short(ds.Classes[0]))}
+			return nil, &ParseError{Msg: fmt.Sprintf("only one class (%q): a classifier needs rows of at least two classes — check that the class column (or label) is the right one, or add rows of another class", short(ds.Classes[0]))}
 		}
 	}
 	if ds.Y == nil && ds.Tags == nil {
