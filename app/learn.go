@@ -134,9 +134,13 @@ type Learn struct {
 	// Tour is the tour's id ("" for the list), from the path.
 	Tour string
 	id   string
-	s    *session
-	step int
-	done map[int]bool
+	// started is the tour whose data and first fit were asked for (the
+	// list's "" too): Render sets a new tour up (open) before OnUpdate
+	// runs, so l.id alone cannot tell that its fit is still to start.
+	started string
+	s       *session
+	step    int
+	done    map[int]bool
 }
 
 // OnInit creates the tour's session.
@@ -170,17 +174,22 @@ func (l *Learn) OnMount(ctx app.Context) {
 	})
 }
 
-// OnUpdate opens another tour when the path changed.
+// OnUpdate follows an in-app navigation to another tour or to the list
+// (go-app keeps this component and changes its Tour): Render has set the
+// tour up, and its data and first fit start here, as they do in OnMount
+// on a page load (or once the compute engine is ready).
 func (l *Learn) OnUpdate(ctx app.Context) {
 	if l.Tour != l.id {
 		l.open()
-		if l.s.computeReady {
-			l.start(ctx)
-		}
+	}
+	if l.started != l.id && l.s.computeReady {
+		l.start(ctx)
 	}
 }
 
+// start asks for the current tour's data and fit.
 func (l *Learn) start(ctx app.Context) {
+	l.started = l.id
 	if tourByID(l.id) == nil {
 		return
 	}

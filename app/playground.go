@@ -19,39 +19,67 @@ type Playground struct {
 	s *session
 	// newcomer is set on a first visit: one pointer to the tours.
 	newcomer bool
+	// running is set once mounted: settings from the address are then
+	// applied as a change.
+	running bool
 }
 
 // OnInit creates the session.
 func (p *Playground) OnInit() { p.s = newSession() }
 
-// OnNav restores the settings from the link, or without one from the last
-// session in local storage.
-func (p *Playground) OnNav(ctx app.Context) {
+// OnNav follows a navigation while the playground is on screen (a link or
+// Back/Forward to another playground address): it shows what the address
+// says. A playground that a navigation brings on screen (from another tab,
+// or Back) gets no OnNav — go-app sends it to the components already there
+// — and reads the address in OnMount.
+func (p *Playground) OnNav(ctx app.Context) { p.fromAddress(ctx) }
+
+// fromAddress takes the settings from the page's address or, when it has
+// none, from the last session in local storage, and then writes them into
+// the address. Once the playground runs, new settings are applied as any
+// change is (refit, redraw).
+func (p *Playground) fromAddress(ctx app.Context) {
 	s := p.s
 	set, ok := DecodeSettings(ctx.Page().URL().Query(), DefaultSettings())
+	restored := false
 	if !ok {
 		var saved string
 		ctx.LocalStorage().Get(sessionKey, &saved)
 		if q, err := url.ParseQuery(saved); err == nil {
-			if set, ok = DecodeSettings(q, DefaultSettings()); ok {
-				s.message = "Restored your last session."
-			}
+			set, ok = DecodeSettings(q, DefaultSettings())
+			restored = ok
 		}
 	}
-	if ok {
-		s.set = set
+	if !ok {
+		set = s.set
 	}
-	if strings.HasPrefix(s.set.Source, "up:") {
-		s.restoreUpload(ctx)
+	changed := set.Encode().Encode() != s.set.Encode().Encode()
+	if changed {
+		s.set = set
+		if strings.HasPrefix(s.set.Source, "up:") {
+			s.restoreUpload(ctx)
+		}
+	}
+	if restored {
+		if !p.running {
+			s.message = "Restored your last session."
+		}
+		s.saveState(ctx) // the address says what is on screen
+	}
+	setPlayAddress(s.set.Encode().Encode())
+	if changed && p.running {
+		s.changed(ctx)
 	}
 }
 
-// OnMount marks the page live (tests and the load-time budget wait for the
-// mark), starts the compute engine, loads the dataset list and, once a
-// worker is ready, shows the data and trains what the link or the default
-// asks for.
+// OnMount reads the settings from the address (fromAddress), marks the
+// page live (tests and the load-time budget wait for the mark), starts
+// the compute engine, loads the dataset list and, once a worker is ready,
+// shows the data and trains what the link or the default asks for.
 func (p *Playground) OnMount(ctx app.Context) {
 	s := p.s
+	p.fromAddress(ctx)
+	p.running = true
 	s.register(p)
 	var seen bool
 	ctx.LocalStorage().Get(toursSeenKey, &seen)

@@ -330,7 +330,8 @@ func (s *session) autoTrain() bool {
 // autoTrainSeconds is the longest estimated fit that starts by itself.
 const autoTrainSeconds = 2.0
 
-// saveState writes the settings into the URL and local storage.
+// saveState writes the settings into the URL and local storage (and the
+// header's Playground link, which returns to them).
 func (s *session) saveState(ctx app.Context) {
 	if s.embedded {
 		return
@@ -343,6 +344,7 @@ func (s *session) saveState(ctx app.Context) {
 	u.RawQuery = q.Encode()
 	ctx.Page().ReplaceURL(&u)
 	ctx.LocalStorage().Set(sessionKey, s.set.Encode().Encode())
+	setPlayAddress(s.set.Encode().Encode())
 }
 
 // sessionKey is the local-storage key of the last session (the same query

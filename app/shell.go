@@ -22,9 +22,14 @@ func (s *Shell) OnAppUpdate(ctx app.Context) {
 }
 
 // OnMount picks up a new version installed before app.wasm started (see
-// web/boot.js), which go-app's own notice misses.
+// web/boot.js), which go-app's own notice misses, and points the
+// Playground link at the last session's settings.
 func (s *Shell) OnMount(ctx app.Context) {
 	page = ctx
+	play.shell = s
+	if play.query == "" {
+		ctx.LocalStorage().Get(sessionKey, &play.query)
+	}
 	if v := app.Window().Get("lupiUpdatePending"); v.Truthy() {
 		s.update = true
 	}
@@ -39,6 +44,36 @@ func reloadIntoNewVersion(ctx app.Context) {
 		return
 	}
 	ctx.Reload()
+}
+
+// play holds the playground's settings as a query string, for the header's
+// Playground link: leaving the playground for another tab unmounts it,
+// and the link brings its settings back (a bare "/" showed the defaults).
+// The playground sets it whenever its settings change (setPlayAddress).
+var play struct {
+	query string
+	shell *Shell
+}
+
+// setPlayAddress records the playground's settings and redraws the header
+// when its link changes (the playground's own link too: clicking a stale
+// one would navigate back to older settings).
+func setPlayAddress(query string) {
+	if play.query == query {
+		return
+	}
+	play.query = query
+	if sh := play.shell; sh != nil && sh.Mounted() {
+		sh.Update()
+	}
+}
+
+// tabHref is a tab's link: the playground's carries its settings.
+func tabHref(id, href string) string {
+	if id == "play" && play.query != "" {
+		return "/?" + play.query
+	}
+	return href
 }
 
 var tabs = []struct{ id, label, href string }{
@@ -113,7 +148,7 @@ func (s *Shell) Render() app.UI {
 			app.Nav().Aria("label", "Views").Body(
 				app.Range(tabs).Slice(func(i int) app.UI {
 					t := tabs[i]
-					a := app.A().Class("tab").ID("tab-" + t.id).Href(t.href).Text(t.label)
+					a := app.A().Class("tab").ID("tab-" + t.id).Href(tabHref(t.id, t.href)).Text(t.label)
 					if s.tab == t.id {
 						a = a.Aria("current", "page")
 					}
