@@ -30,8 +30,13 @@ func TestNoStaleResults(t *testing.T) {
 	b.run(t, chromedp.Navigate(url+"/?data=gen:moons&n=200&noise=0.2&seed=1&train=70&model=svm"), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
 	b.waitFresh(t, 2*time.Minute)
 	before := b.text(t, "#m-test-acc")
-	// A heavy change: n = 3000 with a large C trains for a while; cancel it.
+	// A heavy change: n = 3000 of noisy moons with a large C and a narrow
+	// kernel trains for seconds (TestJobsRunInWorkers's fit); cancel it.
+	// (C = 1000 on the default noise took about 1 s: the fit could end
+	// between the Cancel button's appearing and the click.)
 	b.setInput(t, "p-svm-C", "1000")
+	b.setInput(t, "p-svm-gamma", "3")
+	b.setInput(t, "noise", "0.45")
 	b.setInput(t, "n", "3000")
 	b.waitJS(t, `document.getElementById("result").dataset.state === "stale" || document.getElementById("train-cancel")`, time.Minute)
 	if !b.exists(t, "figure.plot.stale") || !strings.Contains(b.text(t, ".stale-label"), "computed on Two moons (n = 200") {
@@ -56,7 +61,8 @@ func TestNoStaleResults(t *testing.T) {
 		t.Errorf("wdbc: notes %q, γ used %s, link %s", notes, params["gamma"], b.jsString(t, "location.search"))
 	}
 	b.choose(t, "dataset", "ds:digits-lowhigh")
-	b.waitFresh(t, 3*time.Minute)
+	// the digits' own result, not wdbc's, still marked fresh until the page redraws
+	b.waitJS(t, `(document.querySelector("#metrics caption")||{}).textContent.includes("digits") && document.getElementById("result").dataset.state === "fresh"`, 3*time.Minute)
 	b.run(t, chromedp.Evaluate(`window.__lupiResult.params`, &params))
 	notes = b.jsString(t, `(document.getElementById("notes")||{}).textContent`)
 	if params["gamma"] == "0.1" || !strings.Contains(notes, "1/") || strings.Contains(notes, "1/10 ") {
