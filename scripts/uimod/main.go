@@ -19,6 +19,15 @@
 // RouteWithRegexpFunc, so a UI that starts using them no longer compiles
 // under `make wasm` rather than silently growing.
 //
+// And go-app encrypts values for its optional encrypted storage with
+// crypto/aes (crypto.go) and names the device and its state observers with
+// github.com/google/uuid, whose random source is crypto/rand: together
+// about 110 kB of FIPS cryptography (AES, SHA-2, SHA-3, HMAC, DRBG, MD5,
+// SHA-1) in every UI build, although LUPI Lab encrypts nothing and its ids
+// need only differ. The copy leaves crypto.go out of wasm builds (its two
+// functions then return an error) and names ids with newID, random
+// version-4 UUIDs from math/rand/v2 (the runtime's ChaCha8).
+//
 // Nothing else changes, and the native build (server.go's handler, go vet,
 // the tests) keeps using the module as published. The copy is made from
 // the module cache at the exact version go.mod requires, and each edit
@@ -46,8 +55,56 @@ import (
 
 const goApp = "github.com/maxence-charriere/go-app/v9"
 
-// serverOnly are go-app's files that only a server needs.
-var serverOnly = []string{"http.go", "resource.go"}
+// serverOnly are go-app's files that only a server needs, and crypto.go,
+// which the wasm stubs replace.
+var serverOnly = []string{"http.go", "resource.go", "crypto.go"}
+
+// uuidFiles are the files whose uuid.NewString calls become newID, with
+// the SHA-256 of go-app v9.8.0's version of each.
+var uuidFiles = map[string]string{
+	"context.go": "3836100697151f3e6530fbc0e93631c4d6dc0f49756e0cc323c012047b4cb83f",
+	"state.go":   "e39450e0918adde572b5405f818a1791ee084d5b11b92f36333b94d1e3dd7117",
+}
+
+// idsFile declares newID for the edited files.
+const idsFile = `// This file is not part of go-app: LUPI Lab's scripts/uimod adds it when
+// it replaces github.com/google/uuid in context.go and state.go.
+
+package app
+
+import (
+	"fmt"
+	"math/rand/v2"
+)
+
+// newID returns a random version-4 UUID string, as uuid.NewString, drawn
+// from math/rand/v2 rather than crypto/rand: go-app's device and state
+// observer ids only need to differ.
+func newID() string {
+	var b [16]byte
+	for i := 0; i < 16; i += 8 {
+		v := rand.Uint64()
+		for j := 0; j < 8; j++ {
+			b[i+j] = byte(v >> (8 * j))
+		}
+	}
+	b[6] = b[6]&0x0f | 0x40 // version 4
+	b[8] = b[8]&0x3f | 0x80 // RFC 4122 variant
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+`
+
+// withoutUUID replaces uuid.NewString with newID in one of uuidFiles.
+func withoutUUID(name string, b []byte) ([]byte, error) {
+	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != uuidFiles[name] {
+		return nil, fmt.Errorf("go-app's %s is not the v9.8.0 file scripts/uimod edits: review it", name)
+	}
+	s := strings.Replace(string(b), "\t\"github.com/google/uuid\"\n", "", 1)
+	if n := strings.Count(s, "uuid.NewString()"); n != 1 {
+		return nil, fmt.Errorf("%s: %d calls of uuid.NewString, want 1", name, n)
+	}
+	return []byte(strings.Replace(s, "uuid.NewString()", "newID()", 1)), nil
+}
 
 // wasmStubs declares what go-app's wasm-only files use from serverOnly.
 const wasmStubs = `//go:build wasm
@@ -59,7 +116,10 @@ const wasmStubs = `//go:build wasm
 
 package app
 
-import "strings"
+import (
+	"errors"
+	"strings"
+)
 
 // Handler is go-app's HTTP handler; a wasm build never serves, so here it
 // is only the type wasm.go's GenerateStaticWebsite (which panics in wasm)
@@ -73,6 +133,13 @@ func isRemoteLocation(path string) bool {
 func isStaticResourcePath(path string) bool {
 	return strings.HasPrefix(path, "/web/") || strings.HasPrefix(path, "web/")
 }
+
+// errNoEncryption: crypto.go (AES-GCM) is left out of the wasm build.
+var errNoEncryption = errors.New("encrypted storage is not in LUPI Lab's UI build")
+
+func encrypt(key string, v []byte) ([]byte, error) { return nil, errNoEncryption }
+
+func decrypt(key string, v []byte) ([]byte, error) { return nil, errNoEncryption }
 `
 
 func main() {
@@ -165,6 +232,12 @@ func copyPackage(from, to string, patch bool) error {
 			}
 			found++
 		}
+		if _, ok := uuidFiles[name]; patch && ok {
+			if b, err = withoutUUID(name, b); err != nil {
+				return err
+			}
+			found++
+		}
 		if patch && isServerOnly(name) {
 			if bytes.Contains(b, []byte("//go:build")) {
 				return fmt.Errorf("%s already has a build constraint: go-app changed, review scripts/uimod", name)
@@ -177,8 +250,11 @@ func copyPackage(from, to string, patch bool) error {
 		}
 	}
 	if patch {
-		if found != len(serverOnly)+1 {
-			return fmt.Errorf("found %d of go-app's files %v and route.go: go-app changed, review scripts/uimod", found, serverOnly)
+		if found != len(serverOnly)+1+len(uuidFiles) {
+			return fmt.Errorf("found %d of go-app's files %v, route.go, context.go and state.go: go-app changed, review scripts/uimod", found, serverOnly)
+		}
+		if err := os.WriteFile(filepath.Join(to, "zz_lupilab_ids.go"), []byte(idsFile), 0o644); err != nil {
+			return err
 		}
 		return os.WriteFile(filepath.Join(to, "zz_lupilab_wasm.go"), []byte(wasmStubs), 0o644)
 	}

@@ -28,7 +28,8 @@ func TestUIBuildWithoutServer(t *testing.T) {
 		}
 		return string(b)
 	}
-	server := []string{"net/http", "crypto/tls", "crypto/x509", "text/template", "regexp"}
+	server := []string{"net/http", "crypto/tls", "crypto/x509", "text/template", "regexp",
+		"crypto/aes", "crypto/rand", "crypto/sha256", "github.com/google/uuid"}
 	patched := deps("-modfile", filepath.Join(out, "go.mod"), "./wasm/ui")
 	if !strings.Contains(patched, goApp+"/pkg/app\n") {
 		t.Fatalf("the patched UI build does not link go-app:\n%s", patched)
