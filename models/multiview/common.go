@@ -66,12 +66,6 @@ func ruleOf(v model.Values) (string, error) {
 	return "", fmt.Errorf("parameter rule: %q is not one of A, B, both", r)
 }
 
-// lupiRule forces rule A on data whose second block is privileged (see
-// data.LUPIViewRule).
-func lupiRule(train *data.Dataset, rule string) (string, string) {
-	return data.LUPIViewRule(train, rule)
-}
-
 // ErrNoViewB is returned when a dataset has no second view.
 var ErrNoViewB = errors.New("multiview: the dataset has no view B (Z); two-view models need both views at training and at test time")
 

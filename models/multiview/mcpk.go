@@ -140,7 +140,7 @@ func fitMCPK(ctx context.Context, train *data.Dataset, y []float64, v model.Valu
 	base5.linear(0, 2*n, -1)
 	opt.Report(model.Progress{Fraction: -1, Stage: "MCPK: dual assembled"})
 	rep := &model.Report{Model: "mcpk", Params: v.Clone(), NTrain: n, Converged: true}
-	if r, w := lupiRule(train, p.rule); w != "" {
+	if r, w := data.LUPIViewRule(train, p.rule); w != "" {
 		p.rule = r
 		rep.Warnings = append(rep.Warnings, w)
 	}

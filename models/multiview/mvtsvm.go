@@ -230,7 +230,7 @@ func fitMvTSVM(ctx context.Context, train *data.Dataset, y []float64, v model.Va
 	E := [2]*mat.Dense{augRows(KA, pos), augRows(KB, pos)}
 	F := [2]*mat.Dense{augRows(KA, neg), augRows(KB, neg)}
 	rep := &model.Report{Model: "mvtsvm", Params: v.Clone(), NTrain: len(y), Converged: true}
-	if r, w := lupiRule(train, rule); w != "" {
+	if r, w := data.LUPIViewRule(train, rule); w != "" {
 		rule = r
 		rep.Warnings = append(rep.Warnings, w)
 	}

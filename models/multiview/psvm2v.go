@@ -153,7 +153,7 @@ func fitPSVM2V(ctx context.Context, train *data.Dataset, y []float64, v model.Va
 	gB.MulVec(SB, pi)
 	m := p.privModel("psvm2v", train, gA.RawVector().Data, gB.RawVector().Data)
 	rep := &model.Report{Model: "psvm2v", Params: v.Clone(), NTrain: n, Converged: true}
-	if r, w := lupiRule(train, m.Rule); w != "" {
+	if r, w := data.LUPIViewRule(train, m.Rule); w != "" {
 		m.Rule = r
 		rep.Warnings = append(rep.Warnings, w)
 	}

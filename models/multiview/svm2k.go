@@ -116,7 +116,7 @@ func fitSVM2K(ctx context.Context, train *data.Dataset, y []float64, v model.Val
 		A: newExpansion(ka, xa, gA.RawVector().Data, bA),
 		B: newExpansion(kb, xb, gB.RawVector().Data, bB)}}
 	rep := &model.Report{Model: "svm2k", Params: v.Clone(), NTrain: n, Converged: true}
-	if r, w := lupiRule(train, m.Rule); w != "" {
+	if r, w := data.LUPIViewRule(train, m.Rule); w != "" {
 		m.Rule = r
 		rep.Warnings = append(rep.Warnings, w)
 	}
