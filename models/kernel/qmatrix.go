@@ -36,6 +36,13 @@ type QMatrix struct {
 // (no signs). For the precomputed kind X must be n×n. It shares nothing
 // with other fits; NewQIn shares kernel rows through a model.Workspace.
 func NewQ(k Kernel, X *mat.Dense, s []float64, shift float64) (*QMatrix, error) {
+	return newQ(k, X, s, shift, nil)
+}
+
+// newQ is NewQ; when same is not nil it holds exactly X's data (same.x
+// equals X row by row), and q shares its copy of them, their norms and
+// index instead of making its own.
+func newQ(k Kernel, X *mat.Dense, s []float64, shift float64, same *QMatrix) (*QMatrix, error) {
 	if err := k.Validate(); err != nil {
 		return nil, err
 	}
@@ -52,20 +59,26 @@ func NewQ(k Kernel, X *mat.Dense, s []float64, shift float64) (*QMatrix, error) 
 	if math.IsNaN(shift) || math.IsInf(shift, 0) {
 		return nil, errors.New("kernel: the diagonal shift must be finite")
 	}
-	q := &QMatrix{k: k, n: n, d: d, x: make([]float64, n*d), sq: make([]float64, n), s: s, shift: shift, diag: make([]float64, n)}
-	for i := 0; i < n; i++ {
-		r := X.RawRowView(i)
-		for _, v := range r {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("kernel: row %d holds %v", i+1, v)
+	q := &QMatrix{k: k, n: n, d: d, s: s, shift: shift, diag: make([]float64, n)}
+	if same != nil {
+		// checked when same was built (its data are X's)
+		q.x, q.sq, q.all = same.x, same.sq, same.all
+	} else {
+		q.x, q.sq = make([]float64, n*d), make([]float64, n)
+		for i := 0; i < n; i++ {
+			r := X.RawRowView(i)
+			for _, v := range r {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return nil, fmt.Errorf("kernel: row %d holds %v", i+1, v)
+				}
 			}
+			copy(q.x[i*d:(i+1)*d], r)
+			q.sq[i] = floats.Dot(r, r)
 		}
-		copy(q.x[i*d:(i+1)*d], r)
-		q.sq[i] = floats.Dot(r, r)
-	}
-	q.all = make([]int, n)
-	for i := range q.all {
-		q.all[i] = i
+		q.all = make([]int, n)
+		for i := range q.all {
+			q.all[i] = i
+		}
 	}
 	one := make([]float64, 1)
 	for i := 0; i < n; i++ {

@@ -57,15 +57,48 @@ type storeKey struct{}
 // NewQIn is NewQ sharing rows with the other QMatrix values built in ws on
 // the same data and kernel (see above); a nil ws shares nothing, as NewQ.
 func NewQIn(ws *model.Workspace, k Kernel, X *mat.Dense, s []float64, shift float64) (*QMatrix, error) {
-	q, err := NewQ(k, X, s, shift)
+	st := model.WorkspaceSlot(ws, storeKey{}, func() *sharedStore { return &sharedStore{} })
+	// A QMatrix on data the workspace has seen shares their copy (the
+	// copies were half of what a jointsvm experiment allocated).
+	q, err := newQ(k, X, s, shift, st.seen(k, X))
 	if err != nil {
 		return nil, err
 	}
-	st := model.WorkspaceSlot(ws, storeKey{}, func() *sharedStore { return &sharedStore{} })
 	if q.store = st.rows(q); q.store != nil {
 		q.base = &QMatrix{k: q.k, n: q.n, d: q.d, x: q.x, sq: q.sq, all: q.all}
 	}
 	return q, nil
+}
+
+// seen returns the base matrix of the data set equal to X under kernel k,
+// or nil.
+func (st *sharedStore) seen(k Kernel, X *mat.Dense) *QMatrix {
+	if st == nil || X == nil || k.Kind == Precomputed {
+		return nil
+	}
+	n, d := X.Dims()
+	if n > sharedMaxN || n < 2 {
+		return nil
+	}
+	st.Lock()
+	defer st.Unlock()
+	for _, e := range st.sets {
+		if b := &e.base; b.k == k && b.n == n && b.d == d && equalRows(b.x, X) {
+			return b
+		}
+	}
+	return nil
+}
+
+// equalRows reports whether x holds X's rows, row-major.
+func equalRows(x []float64, X *mat.Dense) bool {
+	n, d := X.Dims()
+	for i := 0; i < n; i++ {
+		if !slices.Equal(x[i*d:(i+1)*d], X.RawRowView(i)) {
+			return false
+		}
+	}
+	return true
 }
 
 // rows returns the store for q's data and kernel: nil the first time q's
@@ -80,7 +113,7 @@ func (st *sharedStore) rows(q *QMatrix) *rowStore {
 	defer st.Unlock()
 	for i, e := range st.sets {
 		b := &e.base
-		if b.k == q.k && b.n == q.n && b.d == q.d && slices.Equal(b.x, q.x) {
+		if b.k == q.k && b.n == q.n && b.d == q.d && (sameArray(b.x, q.x) || slices.Equal(b.x, q.x)) {
 			copy(st.sets[1:i+1], st.sets[:i])
 			st.sets[0] = e
 			if e.s == nil {
@@ -137,4 +170,9 @@ func gather[T ~float32 | ~float64](q *QMatrix, i int, idx []int, dst []T) {
 		}
 		dst[t] = T(v)
 	}
+}
+
+// sameArray reports whether a and b are the same slice of one array.
+func sameArray(a, b []float64) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }

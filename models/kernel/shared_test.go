@@ -17,12 +17,7 @@ import (
 func TestSharedRows(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	n, d := 40, 7
-	X := mat.NewDense(n, d, nil)
-	for i := 0; i < n; i++ {
-		for j := 0; j < d; j++ {
-			X.Set(i, j, rng.NormFloat64())
-		}
-	}
+	X := normalMatrix(rng, n, d)
 	signs := func() []float64 {
 		s := make([]float64, n)
 		for i := range s {
@@ -203,4 +198,64 @@ func TestSharedRowsPerWorkspace(t *testing.T) {
 	if q, err := NewQ(k, X, nil, 0); err != nil || q.store != nil {
 		t.Fatalf("NewQ shares rows (err %v)", err)
 	}
+}
+
+// A QMatrix on data its workspace has seen shares their copy, norms and
+// index rather than copying them again, whether the data come in the same
+// matrix or an equal one; a matrix differing in one entry, or under another
+// kernel, gets its own copy, and changing the caller's matrix afterwards
+// changes nothing the QMatrix serves.
+func TestSharedDataCopy(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	n, d := 30, 4
+	X := normalMatrix(rng, n, d)
+	k := Kernel{Kind: RBF, Gamma: 0.4}
+	ws := model.NewWorkspace()
+	first, err := NewQIn(ws, k, X, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]float64, n)
+	first.Row(3, want)
+	again, err := NewQIn(ws, k, mat.DenseCopyOf(X), nil, 0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameArray(first.x, again.x) || !sameArray(first.sq, again.sq) || &first.all[0] != &again.all[0] {
+		t.Fatal("a QMatrix on data the workspace has seen made its own copy")
+	}
+	other := mat.DenseCopyOf(X)
+	other.Set(n-1, d-1, other.At(n-1, d-1)+1e-12)
+	for _, c := range []struct {
+		what string
+		k    Kernel
+		X    *mat.Dense
+	}{{"other data", k, other}, {"another kernel", Kernel{Kind: RBF, Gamma: 0.5}, X}} {
+		q, err := NewQIn(ws, c.k, c.X, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sameArray(first.x, q.x) {
+			t.Fatalf("%s: shares the copy of different data", c.what)
+		}
+	}
+	X.Set(3, 0, 99)
+	got := make([]float64, n)
+	again.Row(3, got)
+	for j := range got {
+		if j != 3 && got[j] != want[j] {
+			t.Fatalf("Q[3][%d] = %v after the caller changed its matrix, want %v", j, got[j], want[j])
+		}
+	}
+}
+
+// normalMatrix is an n×d matrix of standard normal draws.
+func normalMatrix(rng *rand.Rand, n, d int) *mat.Dense {
+	X := mat.NewDense(n, d, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			X.Set(i, j, rng.NormFloat64())
+		}
+	}
+	return X
 }

@@ -1,6 +1,9 @@
 package decomp
 
-import "unsafe"
+import (
+	"sync"
+	"unsafe"
+)
 
 // Elem is the storage type of cached rows: float64, or float32 as in
 // LIBSVM (its Qfloat) to halve the cache and the memory traffic.
@@ -16,11 +19,34 @@ type Elem interface{ ~float32 | ~float64 }
 // which is at least minRows full rows: a solver holds that many rows of one
 // cache at once, and a row stays valid until minRows other rows have been
 // asked for.
+//
+// When the budget holds all n rows, nothing is ever evicted, and each row
+// is taken whole (n entries) from a pool that Release refills: a program
+// that solves many problems in a row (cross-validation, one-vs-rest, an
+// experiment's grid) then reuses the same memory instead of asking the
+// system for fresh pages each time (page faults were a tenth of a
+// jointsvm experiment's time on two workers, docs/PERFORMANCE.md §8).
 type Cache[T Elem] struct {
 	budget int // entries
 	used   int
+	n      int
+	pool   *sync.Pool   // rows of n entries, when all n rows fit; else nil
 	rows   []*centry[T] // by position; nil when not cached
 	head   centry[T]    // sentinel of the LRU list: head.next is the least recently used
+}
+
+// Row pools by storage type (sync.Pool holds *[]T). Types defined on
+// float32 or float64 are not pooled.
+var rowPool32, rowPool64 sync.Pool
+
+func rowPool[T Elem]() *sync.Pool {
+	switch any(T(0)).(type) {
+	case float32:
+		return &rowPool32
+	case float64:
+		return &rowPool64
+	}
+	return nil
 }
 
 type centry[T Elem] struct {
@@ -37,9 +63,37 @@ func NewCache[T Elem](n int, mb float64, minRows int) *Cache[T] {
 	if m := minRows*n + 16; b < m {
 		b = m
 	}
-	c := &Cache[T]{budget: b, rows: make([]*centry[T], n)}
+	c := &Cache[T]{budget: b, n: n, rows: make([]*centry[T], n)}
+	if b >= n*n {
+		c.pool = rowPool[T]()
+	}
 	c.head.prev, c.head.next = &c.head, &c.head
 	return c
+}
+
+// newRow returns a row of the given length whose capacity is all n
+// entries, from the pool when it has one large enough.
+func (c *Cache[T]) newRow(length int) []T {
+	if v, ok := c.pool.Get().(*[]T); ok && cap(*v) >= c.n {
+		return (*v)[:length:c.n]
+	}
+	return make([]T, length, c.n)
+}
+
+// Release hands the cached rows back to the pool (when the budget held
+// every row) and empties the cache. No row it returned may be used
+// afterwards; the cache itself may be used again.
+func (c *Cache[T]) Release() {
+	for e := c.head.next; e != &c.head; e = e.next {
+		if c.pool != nil && cap(e.data) == c.n {
+			d := e.data[:0]
+			c.pool.Put(&d)
+		}
+		e.data = nil
+		c.rows[e.pos] = nil
+	}
+	c.head.prev, c.head.next = &c.head, &c.head
+	c.used = 0
 }
 
 func (c *Cache[T]) unlink(e *centry[T]) {
@@ -90,6 +144,9 @@ func (c *Cache[T]) Get(pos, length int, fill func(pos, from int, dst []T)) []T {
 		if reuse != nil {
 			nd = reuse[:length]
 			c.used += cap(reuse)
+		} else if c.pool != nil {
+			nd = c.newRow(length)
+			c.used += cap(nd)
 		} else {
 			nd = make([]T, length)
 			c.used += length

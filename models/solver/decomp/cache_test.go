@@ -2,6 +2,8 @@ package decomp
 
 import (
 	"math/rand/v2"
+	"runtime"
+	"runtime/debug"
 	"testing"
 )
 
@@ -77,5 +79,38 @@ func TestRows(t *testing.T) {
 				t.Fatalf("row %d entry %d = %v", i, j, v)
 			}
 		}
+	}
+}
+
+// A cache whose budget holds every row takes its rows from a pool that
+// Release refills: a second cache of the same size after a Release serves
+// the right entries while allocating a small part of the rows' bytes.
+func TestCacheReleaseReusesRows(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // a GC may empty a sync.Pool
+	const n = 300
+	use := func(scale float64) {
+		c := NewCache[float64](n, 100, 2)
+		for i := 0; i < n; i++ {
+			r := c.Get(i, n, func(pos, from int, dst []float64) {
+				for k := from; k < len(dst); k++ {
+					dst[k] = scale * float64(1000*pos+k)
+				}
+			})
+			for k := range r {
+				if r[k] != scale*float64(1000*i+k) {
+					t.Fatalf("row %d entry %d = %v, want %v", i, k, r[k], scale*float64(1000*i+k))
+				}
+			}
+		}
+		c.Release()
+	}
+	use(1)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	use(2)
+	runtime.ReadMemStats(&after)
+	rows := uint64(n * n * 8)
+	if got := after.TotalAlloc - before.TotalAlloc; got > rows/4 {
+		t.Fatalf("a second cache allocated %d bytes; its rows are %d bytes", got, rows)
 	}
 }

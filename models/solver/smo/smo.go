@@ -171,6 +171,9 @@ func solve[T decomp.Elem](ctx context.Context, p *Problem, opt Options) (*Result
 	if err != nil {
 		return nil, err
 	}
+	// the cache's rows go back to its pool once the result (which holds
+	// none of them) is made
+	defer s.cache.Release()
 	if err := s.initGradient(ctx); err != nil {
 		return nil, err
 	}
