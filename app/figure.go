@@ -279,9 +279,17 @@ func tickLabel(v float64) string {
 	return strconv.FormatFloat(v, 'g', 10, 64) // 10 digits: 6 × 0.1 reads "0.6"
 }
 
+// Font sizes of figure text (px).
+const (
+	axisFontSize  = 11.0 // tick labels
+	axisTitleSize = 12.0 // axis names
+	barFontSize   = 10.0 // colour bar ticks
+	barTitleSize  = 10.5 // colour bar name
+)
+
 func drawAxes(p painter, fm *figModel, l figLayout) {
 	fr := fm.frame
-	const ink, size = "#1b1f24", 11.0
+	const ink, size = "#1b1f24", axisFontSize
 	for _, v := range niceTicks(fr[0], fr[1], 5) {
 		x, _ := l.toPx(fr, v, fr[2])
 		p.path([]float64{x, l.py + l.ph, x, l.py + l.ph + 5}, false, ink, 1, nil)
@@ -292,8 +300,8 @@ func drawAxes(p painter, fm *figModel, l figLayout) {
 		p.path([]float64{l.px - 5, y, l.px, y}, false, ink, 1, nil)
 		p.text(l.px-8, y, tickLabel(v), size, ink, "right", "middle", false)
 	}
-	p.text(l.px+l.pw/2, l.py+l.ph+28, fm.axes[0], 12, ink, "center", "top", false)
-	p.vtext(14, l.py+l.ph/2, fm.axes[1], 12, ink)
+	p.text(l.px+l.pw/2, l.py+l.ph+28, fm.axes[0], axisTitleSize, ink, "center", "top", false)
+	p.vtext(14, l.py+l.ph/2, fm.axes[1], axisTitleSize, ink)
 }
 
 func drawColourBar(p painter, fm *figModel, l figLayout) {
@@ -315,9 +323,9 @@ func drawColourBar(p painter, fm *figModel, l figLayout) {
 	for _, v := range niceTicks(lo, hi, 4) {
 		y := l.barY + (hi-v)/(hi-lo)*l.barH
 		p.path([]float64{l.barX + l.barW, y, l.barX + l.barW + 4, y}, false, ink, 1, nil)
-		p.text(l.barX+l.barW+6, y, tickLabel(v), 10, ink, "left", "middle", false)
+		p.text(l.barX+l.barW+6, y, tickLabel(v), barFontSize, ink, "left", "middle", false)
 	}
-	p.vtext(l.barX-6, l.barY+l.barH/2, sc.label, 10.5, ink)
+	p.vtext(l.barX-6, l.barY+l.barH/2, sc.label, barTitleSize, ink)
 }
 
 // drawLegend paints the legend under a figure (exports; the page shows it

@@ -200,6 +200,7 @@ func (f *Figure) draw(ctx app.Context, force bool) {
 	canvas.Get("style").Set("height", fmt.Sprintf("%gpx", l.h))
 	p := newCanvasPainter(canvas, l.w, l.h, ratio)
 	drawFigure(p, f.fm, l)
+	warmFonts()
 	f.drawn, f.lastW, f.ratio, f.layout = key, width, ratio, l
 	ms := app.Window().Get("performance").Call("now").Float() - start
 	// Test hook: what the figure drew, and at what resolution.

@@ -2,6 +2,7 @@ package browsertest
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -64,5 +65,67 @@ func TestFiguresPaintInTasksOfTheirOwn(t *testing.T) {
 	}
 	if errs := b.consoleErrors(); len(errs) > 0 {
 		t.Errorf("console errors: %v", errs)
+	}
+}
+
+// fontHooks records every canvas fillText before the app starts: the task
+// it ran in (a counter bumped by the first call of each task, reset by a
+// microtask), whether it drew on a figure's canvas, and the font.
+const fontHooks = `(() => {
+  const F = (window.__fonts = []);
+  let task = 0, inTask = false;
+  const fill = CanvasRenderingContext2D.prototype.fillText;
+  CanvasRenderingContext2D.prototype.fillText = function (...a) {
+    if (!inTask) { task++; inTask = true; queueMicrotask(() => { inTask = false; }); }
+    F.push([task, /^plot-/.test(this.canvas.id || ""), this.font]);
+    return fill.apply(this, a);
+  };
+})()`
+
+// TestFigureFontsResolvedOutsideItsPaints: Chromium resolves a canvas
+// font on its first use, which took 17–56 ms of the first fitted model's
+// paint on this 2-core machine (its colour bar's two sizes). Every font a
+// figure draws in must therefore be used first either in the first
+// figure paint (nothing ran before it) or outside any figure paint
+// (web/draw.js lupiDraw.warmText, which the app runs after its first paint).
+func TestFigureFontsResolvedOutsideItsPaints(t *testing.T) {
+	u := startServer(t)
+	b := newBrowser(t, 1280, 900)
+	b.run(t, chromedp.ActionFunc(func(ctx context.Context) error {
+		_, err := page.AddScriptToEvaluateOnNewDocument(fontHooks).Do(ctx)
+		return err
+	}))
+	b.run(t, chromedp.Navigate(u+"/?data=gen:lupi2d&n=200&noise=0.2&seed=1&train=70&model=svm"), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
+	b.waitFresh(t, 3*time.Minute)
+	b.waitMap(t, "a", time.Minute)
+	var calls [][3]any
+	b.run(t, chromedp.Evaluate(`window.__fonts`, &calls))
+	first := map[string][3]any{}
+	firstFigureTask := -1.0
+	var order []string
+	for _, c := range calls {
+		task, figure, font := c[0].(float64), c[1].(bool), c[2].(string)
+		if figure && firstFigureTask < 0 {
+			firstFigureTask = task
+		}
+		if _, ok := first[font]; !ok {
+			first[font] = c
+			order = append(order, font)
+		}
+	}
+	if firstFigureTask < 0 {
+		t.Fatal("no figure drew any text")
+	}
+	colourBar := false
+	for _, font := range order {
+		c := first[font]
+		t.Logf("%-70q first used in task %v (figure canvas: %v)", font, c[0], c[1])
+		colourBar = colourBar || strings.HasPrefix(font, "10px")
+		if c[1].(bool) && c[0].(float64) != firstFigureTask {
+			t.Errorf("font %q was first resolved inside a figure paint (task %v), not in the first paint (task %v) or beforehand", font, c[0], firstFigureTask)
+		}
+	}
+	if !colourBar {
+		t.Error("the fitted model's figure drew no colour bar text (10px): the test did not see the paint it is about")
 	}
 }

@@ -27,6 +27,23 @@ window.lupiDraw = {
   // later calls fn in a task of its own, after the tasks already queued
   // by later (one call per task, in order).
   later: lupiLater,
+  // warmText draws a few characters in each font of specs on a 1 × 1
+  // canvas, one font per task (later): Chromium resolves a canvas font
+  // the first time it is used, which takes milliseconds to tens of
+  // milliseconds a font on a busy 2-core machine. The app calls it after
+  // its first figure is painted, so that the fonts only a fitted model's
+  // figure uses (its colour bar's) are not resolved inside that paint.
+  warmText(specs) {
+    const canvas = document.createElement("canvas");
+    canvas.width = canvas.height = 1;
+    const c = canvas.getContext("2d");
+    for (const spec of specs) {
+      lupiLater(() => {
+        c.font = spec;
+        c.fillText("0.123456789-e+", 0, 0);
+      });
+    }
+  },
   // marks draws circles (shape "circle") or squares of radius rs[i] at
   // (xs[i], ys[i]), filled and/or stroked.
   marks(c, shape, xs, ys, rs, fill, stroke, width) {

@@ -420,6 +420,7 @@ function lupiStandInPool(recording) {
     marks: noop,
     crosses: noop,
     path: noop,
+    warmText: noop,
   });
   return state;
 }
