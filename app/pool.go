@@ -109,7 +109,7 @@ func ComputeFailed() string {
 	}
 	pool := app.Window().Get("lupiPool")
 	if !pool.Truthy() {
-		return "the compute engine (web/pool.js) did not load"
+		return "its script did not load"
 	}
 	return pool.Call("failed").String()
 }

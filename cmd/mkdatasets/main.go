@@ -516,7 +516,7 @@ func digitsTwoView(imgs [][]float64, labels []int) (*data.Dataset, data.IndexEnt
 		Description: "The 1797 handwritten digits seen two ways, in the spirit of UCI's multiple-features digits: view A is the 8×8 pixel image; " +
 			"view B is 42 descriptors computed from it — the share of ink in each row and column, the centre of mass and second moments, the ink in each quadrant, the number of ink/background crossings along each row and column, and the total ink. " +
 			"Both views are available at test time; ten classes.",
-		Source:  digitsSource + "; view B computed by cmd/mkdatasets",
+		Source:  digitsSource + "; view B computed from the pixels by LUPI Lab",
 		Licence: digitsLicence,
 		Blocks:  "view A (X) = 8×8 pixels (0–16), row-major; view B (Z) = 8 row + 8 column ink profiles (fractions of the total), centroid (row, col) and central moments rr, cc, rc in pixel units, 4 quadrant ink fractions (tl, tr, bl, br), 8 + 8 crossing counts at threshold 8, mean ink; rounded to 6 significant digits",
 	}
@@ -606,7 +606,7 @@ func digitsTags(imgs [][]float64, labels []int) (*data.Dataset, data.IndexEntry,
 		Description: "1200 composite 16×16 images, each a 2×2 mosaic holding one to three handwritten digits (30% one, 45% two, 25% three) in random cells, the other cells blank. " +
 			"The tags are the digits the image shows — what the image contains, not a single class. " +
 			"Digits co-occur in families ({0, 6, 8, 9}, {1, 4, 7}, {2, 3, 5}): after the first digit, each further digit comes from the first one's family with probability 0.7, so tags are correlated and a method that shares information between tags can gain.",
-		Source:  digitsSource + "; mosaics composed by cmd/mkdatasets (seed 20261122)",
+		Source:  digitsSource + "; mosaics composed by LUPI Lab (seed 20261122)",
 		Licence: digitsLicence,
 		Blocks:  "X = 16×16 mosaic pixels (0–16), row-major; tags tag_0 … tag_9 = digits present; each source image is used about 1.3 times on average (drawn without replacement per class, the pool reshuffled when exhausted)",
 	}

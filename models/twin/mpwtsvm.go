@@ -1026,7 +1026,7 @@ func (vc viewCoupling) warnings(cfg mpConfig, task string) []string {
 		}
 		msg := fmt.Sprintf("view %s gives way to the coupling: C = %g %s without coupling (C = 0)%s and its own rule (%s) is right on %.0f%% of the training rows against %.0f%% at C = 0. "+
 			"This is how the formulation trades the views, not a solver failure: its correcting constraints bound each view's slacks below by the other view's margins, "+
-			"so the coupling CΣξᴬξᴮ is smallest when one view stops separating, and the lowest objective we found from many starts is such a point (models/twin/RESULTS.md). "+
+			"so the coupling CΣξᴬξᴮ is smallest when one view stops separating, and the lowest objective we found from many different starting points is such a point. "+
 			"The combined rule (35) then rests on view %s; C = 0 keeps both views.",
 			name, vc.c, what, map[bool]string{true: ")", false: ""}[collapsed], map[int]string{0: "33", 1: "34"}[k], 100*vc.acc[k], 100*vc.acc0[k], map[int]string{0: "B", 1: "A"}[k])
 		if task != "" {

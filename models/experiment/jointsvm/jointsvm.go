@@ -453,7 +453,7 @@ func aggregate(env *experiment.Env, done []experiment.Done) (*experiment.Result,
 		clock = "wall-clock"
 	}
 	ours.Notes = append(ours.Notes,
-		"Precision, recall: macro (per-tag) averages; F1 = 2PR/(P+R) of those, the convention of paper 003's Fig. 1 (see models/metrics). "+
+		"Precision, recall: macro (per-tag) averages; F1 = 2PR/(P+R) of those, the convention of paper 003's Fig. 1. "+
 			fmt.Sprintf("Chosen by validation F1: C from %v, input RBF γ from %.3g (standardised features), output Gaussian σ² from %v "+
 				"(λ = %g); output polynomial (⟨y,y'⟩/T + 1)³; prediction by eq (13). Training time is the final fit with the chosen values (%s seconds).",
 				g.C, g.Gammas, g.Sigma2, g.Oreg, clock),

@@ -582,6 +582,6 @@ func speedupTable(all []*runStats, sets []*data.Dataset) experiment.Table {
 		s1, s2, sv := find(ds.Name, "SVM1+"), find(ds.Name, "SVM2+"), find(ds.Name, "SVM")
 		t.Rows = append(t.Rows, []string{ds.Name, ratio(s1, s2, false), ratio(s1, s2, true), ratio(s2, sv, false)})
 	}
-	t.Notes = []string{"The paper's SVM1+ ran on MOSEK (a general interior-point QP solver) and SVM2+ on LibSVM; ours runs SVM1+ with a dedicated generalised SMO (lupilab/models/solver/gsmo) and SVM2+ with the same SMO as the SVM, so the gap is expected to be smaller."}
+	t.Notes = []string{"The paper's SVM1+ ran on MOSEK (a general interior-point QP solver) and SVM2+ on LibSVM; ours runs SVM1+ with a dedicated generalised SMO and SVM2+ with the same SMO as the SVM, so the gap is expected to be smaller."}
 	return t
 }
