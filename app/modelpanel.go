@@ -145,7 +145,7 @@ func (m *ModelPanel) onModel(ctx app.Context, e app.Event) {
 	if why := s.compatible(c); why != "" && s.set.IsGenerated() {
 		g := c.DefaultGenerator()
 		s.set.Source, s.set.Edits = "gen:"+g, nil
-		s.message = fmt.Sprintf("Switched to the %s data, which %s can use.", g, c.Name)
+		s.message = fmt.Sprintf("Switched to the %s data, which %s can use.", generatorTitle(s.set.Source), c.Name)
 	}
 	s.changed(ctx)
 }

@@ -40,13 +40,15 @@ func (p *Playground) OnNav(ctx app.Context) { p.fromAddress(ctx) }
 // change is (refit, redraw).
 func (p *Playground) fromAddress(ctx app.Context) {
 	s := p.s
-	set, ok := DecodeSettings(ctx.Page().URL().Query(), DefaultSettings())
+	q, unread := LinkQuery(ctx.Page().URL().RawQuery)
+	set, ignored, ok := DecodeSettings(q, DefaultSettings())
+	ignored = append(unread, ignored...)
 	restored := false
 	if !ok {
 		var saved string
 		ctx.LocalStorage().Get(sessionKey, &saved)
 		if q, err := url.ParseQuery(saved); err == nil {
-			set, ok = DecodeSettings(q, DefaultSettings())
+			set, _, ok = DecodeSettings(q, DefaultSettings())
 			restored = ok
 		}
 	}
@@ -54,18 +56,25 @@ func (p *Playground) fromAddress(ctx app.Context) {
 		set = s.set
 	}
 	changed := set.Encode().Encode() != s.set.Encode().Encode()
+	// A new link's notice replaces the last one; the page's own address
+	// (written back below, and read again by the navigation that follows
+	// the first mount) leaves it be.
+	if changed || len(ignored) > 0 {
+		s.linkNotes = ignored
+	}
 	if changed {
 		s.set = set
 		if strings.HasPrefix(s.set.Source, "up:") {
 			s.restoreUpload(ctx)
 		}
 	}
-	if restored {
-		if !p.running {
-			s.message = "Restored your last session."
-		}
+	if restored && !p.running {
+		s.message = "Restored your last session."
+	}
+	if restored || len(ignored) > 0 {
 		s.saveState(ctx) // the address says what is on screen
 	}
+	s.checkDataset(ctx)
 	setPlayAddress(s.set.Encode().Encode())
 	if changed && p.running {
 		s.changed(ctx)
@@ -97,6 +106,8 @@ func (p *Playground) OnMount(ctx app.Context) {
 				s.indexErr = "Could not load the list of datasets: " + err.Error()
 			}
 			s.index = idx
+			setDatasetIndex(idx)
+			s.checkDataset(ctx)
 			s.refresh()
 		})
 	})
@@ -179,12 +190,29 @@ func (p *Playground) Render() app.UI {
 						p.newcomer = false
 					}),
 				)),
+				when(len(s.linkNotes) > 0, p.linkNotice),
 				app.If(s.message != "", app.P().ID("notice").Class("notice").Aria("live", "polite").Text(s.message)),
 				app.If(s.computeErr != "", app.P().Class("error").Text("The compute engine could not start: "+s.computeErr+
 					". LUPI Lab needs WebAssembly and Web Workers.")),
 			),
 			app.Div().ID("panel-"+s.set.View).Role("tabpanel").Aria("labelledby", "view-"+s.set.View).Body(p.panel()),
 		),
+	)
+}
+
+// linkNotice lists what the page's address asked for and did not get, and
+// what is used instead; the rest of the link is applied.
+func (p *Playground) linkNotice() app.UI {
+	s := p.s
+	return app.Div().ID("link-notice").Class("notice").Role("status").Body(
+		app.P().Text("Parts of this link were not understood and were left out; the rest of it is applied."),
+		app.Ul().Body(app.Range(s.linkNotes).Slice(func(i int) app.UI {
+			return app.Li().Text(s.linkNotes[i].String())
+		})),
+		app.Button().Class("link").ID("link-notice-dismiss").Text("Dismiss").OnClick(func(ctx app.Context, e app.Event) {
+			s.linkNotes = nil
+			s.refresh()
+		}),
 	)
 }
 

@@ -36,6 +36,10 @@ type session struct {
 	shown   *shown
 	preview *shown // the current data's points, before any fit on it
 	message string // a notice (restored session, switched data, …)
+	// linkNotes lists what the page's address asked for and did not get
+	// (an unknown dataset, model or parameter, a value out of range), each
+	// with what is used instead; shown in one notice until dismissed.
+	linkNotes []Ignored
 
 	// exportStatus and exportErr are the export bar's last message (kept
 	// here so that a re-created bar still shows it).
@@ -281,6 +285,35 @@ func (s *session) compatible(m *spec.Spec) string {
 		return m.Name + " needs a second feature block (privileged features or view B): this data has none"
 	}
 	return ""
+}
+
+// checkDataset replaces a shipped dataset that the index does not list (a
+// mistyped link, or a dataset since removed) by generated data the model
+// can use, and says so in the link's notice. Before the index has loaded,
+// or when it failed to, nothing can be told.
+func (s *session) checkDataset(ctx app.Context) {
+	name, ok := strings.CutPrefix(s.set.Source, "ds:")
+	if !ok || s.index == nil {
+		return
+	}
+	for _, e := range s.index {
+		if e.Name == name {
+			return
+		}
+	}
+	g := DefaultSettings().Source
+	if m := s.spec(); m != nil {
+		g = "gen:" + m.DefaultGenerator()
+	}
+	s.linkNotes = append([]Ignored{{Key: "data", Value: s.set.Source, // first, as DecodeSettings lists it
+		Why: fmt.Sprintf("no such dataset; %s is used instead", generatorTitle(g))}}, s.linkNotes...)
+	s.set.Source, s.set.Edits = g, nil
+	if s.computeReady {
+		s.changed(ctx)
+		return
+	}
+	s.saveState(ctx) // the fit starts once a worker is ready
+	s.refresh()
 }
 
 // changed records new settings: the link and local storage follow, the

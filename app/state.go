@@ -166,53 +166,191 @@ func (s Settings) Encode() url.Values {
 	return q
 }
 
-// DecodeSettings reads settings written by Encode on top of base; unknown or
-// invalid values are ignored (a hand-edited link never breaks the app). ok
-// is false when q holds no settings at all.
-func DecodeSettings(q url.Values, base Settings) (s Settings, ok bool) {
-	s = base.Clone()
-	if q.Get("data") == "" && q.Get("model") == "" {
-		return s, false
+// Ignored is a part of an address that DecodeSettings did not use: the
+// query key and value, and why, with what is used instead.
+type Ignored struct {
+	Key, Value string
+	Why        string
+}
+
+// String says it in words, for the playground's notice.
+func (g Ignored) String() string {
+	if g.Value == "" {
+		return g.Key + ": " + g.Why
 	}
+	return fmt.Sprintf("%s = %q: %s", g.Key, g.Value, g.Why)
+}
+
+// settingsKeys are the query keys Encode writes (besides "p.<name>"), in
+// the order DecodeSettings reports them; "tab" is the shell's.
+var settingsKeys = []string{"data", "n", "noise", "seed", "train", "model", "view", "edits"}
+
+// LinkQuery reads a page address's query. The point edits' ";" (which
+// Encode escapes, but someone typing or pasting a link may not) is part of
+// a value, not a separator: net/url drops a pair that holds one. A part
+// that cannot be read at all (a bad %-escape) is reported.
+func LinkQuery(raw string) (url.Values, []Ignored) {
+	q, err := url.ParseQuery(strings.ReplaceAll(raw, ";", "%3B"))
+	if err != nil {
+		return q, []Ignored{{Key: "address", Why: "a part could not be read (" + err.Error() + ") and was left out"}}
+	}
+	return q, nil
+}
+
+// DecodeSettings reads settings written by Encode on top of base. Unknown or
+// invalid values are not used (a hand-edited link never breaks the app):
+// ignored lists each of them, why, and what is used instead. A model's
+// parameter is read as "p.<name>" or, when no setting has that name, as
+// "<name>" (what someone typing a link writes). ok is false when q holds
+// no settings at all (no data and no model): base is then returned, and
+// every key but "tab" is reported.
+func DecodeSettings(q url.Values, base Settings) (s Settings, ignored []Ignored, ok bool) {
+	s = base.Clone()
+	keys := make([]string, 0, len(q))
+	for k := range q {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	ignore := func(key, why string, args ...any) {
+		ignored = append(ignored, Ignored{Key: key, Value: q.Get(key), Why: fmt.Sprintf(why, args...)})
+	}
+	if q.Get("data") == "" && q.Get("model") == "" {
+		for _, k := range keys {
+			if k != "tab" {
+				ignore(k, "not used: a link's settings are read when it names its data or model, and it names neither")
+			}
+		}
+		return s, ignored, false
+	}
+	has := func(key string) bool { _, ok := q[key]; return ok }
 	if v := q.Get("data"); validSource(v) {
 		s.Source = v
+	} else if has("data") {
+		s.Source = "gen:" + fallbackGenerator(q.Get("model"), base)
+		ignore("data", "no such data; %s is used instead", generatorTitle(s.Source))
 	}
 	if n, err := strconv.Atoi(q.Get("n")); err == nil && n >= MinN && n <= MaxN {
 		s.N = n
+	} else if has("n") {
+		ignore("n", "the number of samples must be a whole number from %d to %d; %d is used", MinN, MaxN, s.N)
 	}
 	if f, err := strconv.ParseFloat(q.Get("noise"), 64); err == nil && f >= MinNoise && f <= MaxNoise {
 		s.Noise = f
+	} else if has("noise") {
+		ignore("noise", "the noise must be a number from %g to %g; %g is used", MinNoise, MaxNoise, s.Noise)
 	}
 	if v, err := strconv.ParseInt(q.Get("seed"), 10, 64); err == nil && v >= 0 && v <= MaxSeed {
 		s.Seed = v
+	} else if has("seed") {
+		ignore("seed", "the seed must be a whole number from 0 to %d; %d is used", MaxSeed, s.Seed)
 	}
 	if t, err := strconv.Atoi(q.Get("train")); err == nil && t >= MinTrain && t <= MaxTrain {
 		s.TrainPct = t
+	} else if has("train") {
+		ignore("train", "the training share must be a whole number of percent from %d to %d; %d is used", MinTrain, MaxTrain, s.TrainPct)
 	}
 	if v := q.Get("view"); v == "compare" || v == "tune" || v == "model" {
 		s.View = v
+	} else if has("view") {
+		ignore("view", "the views are model, compare and tune; the %s view is shown", s.View)
 	}
 	s.Edits = nil
 	if e, err := DecodeEdits(q.Get("edits")); err == nil {
 		s.Edits = e
+	} else {
+		ignore("edits", "%v; the points are used without edits", err)
 	}
 	if id := q.Get("model"); id != "" {
-		if m, err := spec.Lookup(id); err == nil {
+		if _, err := spec.Lookup(id); err == nil {
 			s.Model = id
-			p := map[string]string{}
-			for k, v := range q {
-				name, isParam := strings.CutPrefix(k, "p.")
-				if !isParam || len(v) == 0 {
-					continue
-				}
-				if par := m.Param(name); par != nil && par.Validate(v[0]) == nil && par.Default != v[0] {
-					p[par.Name] = v[0]
-				}
+		} else {
+			ignore("model", "no such model; %s is used instead", modelName(s.Model))
+		}
+	} else if has("model") {
+		ignore("model", "no model named; %s is used", modelName(s.Model))
+	}
+	known := map[string]bool{"tab": true}
+	for _, k := range settingsKeys {
+		known[k] = true
+	}
+	m, err := spec.Lookup(s.Model)
+	if err != nil {
+		return s, ignored, true
+	}
+	p := map[string]string{}
+	// "p.<name>" first, then bare names not already set
+	for _, bare := range []bool{false, true} {
+		for _, k := range keys {
+			name, isParam := strings.CutPrefix(k, "p.")
+			if bare == isParam || known[k] {
+				continue
 			}
-			s.Params[id] = p
+			par := m.Param(name)
+			if par == nil {
+				if isParam {
+					ignore(k, "%s has no parameter %s", m.Name, name)
+				} else {
+					ignore(k, "not a setting of this page, nor a parameter of %s", m.Name)
+				}
+				continue
+			}
+			if _, set := p[par.Name]; set && bare {
+				ignore(k, "%s is set by p.%s", par.Name, par.Name)
+				continue
+			}
+			if err := par.Validate(q.Get(k)); err != nil {
+				// "parameter C: "abc" is not a number" → "not a number"
+				why := err.Error()
+				if _, after, ok := strings.Cut(why, " is "); ok {
+					why = after
+				}
+				ignore(k, "%s; %s", why, defaultUsed(par))
+				continue
+			}
+			p[par.Name] = q.Get(k)
 		}
 	}
-	return s, true
+	for k, v := range p {
+		if m.Param(k).Default == v {
+			delete(p, k)
+		}
+	}
+	s.Params[s.Model] = p
+	return s, ignored, true
+}
+
+// defaultUsed says that a parameter keeps its default.
+func defaultUsed(par *spec.Param) string {
+	if par.Default == "" {
+		return "its default is used"
+	}
+	return "the default " + par.Default + " is used"
+}
+
+// fallbackGenerator is the generator used when a link's data is not
+// understood: one the link's model can use, else base's.
+func fallbackGenerator(model string, base Settings) string {
+	if m, err := spec.Lookup(model); err == nil {
+		return m.DefaultGenerator()
+	}
+	if g, ok := strings.CutPrefix(base.Source, "gen:"); ok {
+		return g
+	}
+	return DefaultSettings().Source[len("gen:"):]
+}
+
+// generatorTitle is the display name of a "gen:" source.
+func generatorTitle(source string) string {
+	g, _ := datasets.GeneratorByName(strings.TrimPrefix(source, "gen:"))
+	return g.Title
+}
+
+// modelName is a model's display name (its id when it has none).
+func modelName(id string) string {
+	if m, err := spec.Lookup(id); err == nil {
+		return m.Name
+	}
+	return id
 }
 
 func validSource(v string) bool {
@@ -341,7 +479,25 @@ func (s Settings) DataLabel() string {
 		}
 		return l
 	case strings.HasPrefix(s.Source, "ds:"):
-		return strings.TrimPrefix(s.Source, "ds:")
+		name := strings.TrimPrefix(s.Source, "ds:")
+		if t := datasetTitles[name]; t != "" {
+			return t
+		}
+		return name // the index has not loaded (or failed to): the name is all there is
 	}
 	return "your file " + strings.TrimPrefix(s.Source, "up:")
+}
+
+// datasetTitles maps the shipped datasets' names to the titles the data
+// picker shows, from the dataset index once it has loaded (setDatasetIndex):
+// words for people (DataLabel), where links carry the names.
+var datasetTitles map[string]string
+
+// setDatasetIndex records the titles of the shipped datasets.
+func setDatasetIndex(idx []datasets.IndexEntry) {
+	t := make(map[string]string, len(idx))
+	for _, e := range idx {
+		t[e.Name] = e.Title
+	}
+	datasetTitles = t
 }

@@ -4,8 +4,10 @@ import (
 	"math"
 	"net/url"
 	"reflect"
+	"strings"
 	"testing"
 
+	"lupilab/models/datasets"
 	"lupilab/models/wire"
 )
 
@@ -22,9 +24,9 @@ func TestSettingsRoundTrip(t *testing.T) {
 	if q.Get("p.lambda") != "" {
 		t.Errorf("a default parameter went into the link: %v", q)
 	}
-	got, ok := DecodeSettings(q, DefaultSettings())
-	if !ok {
-		t.Fatal("not decoded")
+	got, ignored, ok := DecodeSettings(q, DefaultSettings())
+	if !ok || len(ignored) > 0 {
+		t.Fatalf("not decoded (ok %v), or parts ignored: %v", ok, ignored)
 	}
 	if got.Source != s.Source || got.N != s.N || got.Noise != s.Noise || got.Seed != s.Seed || got.TrainPct != s.TrainPct ||
 		got.Model != s.Model || got.View != s.View || !reflect.DeepEqual(got.Edits, s.Edits) ||
@@ -42,9 +44,18 @@ func TestSettingsRoundTrip(t *testing.T) {
 func TestDecodeIgnoresBadValues(t *testing.T) {
 	base := DefaultSettings()
 	q, _ := url.ParseQuery("data=gen:nosuch&n=999999&noise=-1&seed=-3&train=95&model=svm&p.C=-5&p.kernel=rbf&p.bogus=1&view=weird&edits=zz")
-	s, ok := DecodeSettings(q, base)
+	s, ignored, ok := DecodeSettings(q, base)
 	if !ok {
 		t.Fatal("not decoded")
+	}
+	var keys []string
+	for _, g := range ignored {
+		keys = append(keys, g.Key)
+	}
+	// every bad value is reported once; p.kernel=rbf is the default, and
+	// taken (it just needs no recording)
+	if want := []string{"data", "n", "noise", "seed", "train", "view", "edits", "p.C", "p.bogus"}; !reflect.DeepEqual(keys, want) {
+		t.Errorf("reported %v, want %v:\n%v", keys, want, ignored)
 	}
 	if s.Source != base.Source || s.N != base.N || s.Noise != base.Noise || s.Seed != base.Seed || s.TrainPct != base.TrainPct ||
 		s.View != base.View || s.Edits != nil {
@@ -53,8 +64,8 @@ func TestDecodeIgnoresBadValues(t *testing.T) {
 	if p := s.Params["svm"]; len(p) != 0 {
 		t.Errorf("bad or default parameters were kept: %v", p)
 	}
-	if _, ok := DecodeSettings(url.Values{"tab": {"papers"}}, base); ok {
-		t.Error("a query without settings was taken for settings")
+	if _, ignored, ok := DecodeSettings(url.Values{"tab": {"papers"}}, base); ok || len(ignored) > 0 {
+		t.Errorf("a query without settings was taken for settings (%v), or its tab reported: %v", ok, ignored)
 	}
 }
 
@@ -105,5 +116,83 @@ func TestColourTable(t *testing.T) {
 				t.Errorf("%s at %v: table %v, scale %v", sc.kind, x, got, want)
 			}
 		}
+	}
+}
+
+// A link that is partly wrong keeps what is right and reports each wrong
+// part with what is used instead; a parameter may be written without its
+// "p." prefix, as someone typing a link would.
+func TestDecodeReportsWhatItIgnores(t *testing.T) {
+	q, _ := url.ParseQuery("data=gen:nope&model=zzz&C=abc&n=300&seed=7")
+	s, ignored, ok := DecodeSettings(q, DefaultSettings())
+	if !ok {
+		t.Fatal("not decoded")
+	}
+	if s.Source != "gen:moons" || s.Model != "svm" || s.N != 300 || s.Seed != 7 || len(s.Params["svm"]) != 0 {
+		t.Errorf("decoded %+v: want two moons, SVM, n = 300, seed 7 and no parameters", s)
+	}
+	want := []Ignored{
+		{Key: "data", Value: "gen:nope", Why: "no such data; Two moons is used instead"},
+		{Key: "model", Value: "zzz", Why: "no such model; SVM is used instead"},
+		{Key: "C", Value: "abc", Why: "not a number; the default 1 is used"},
+	}
+	if !reflect.DeepEqual(ignored, want) {
+		t.Errorf("reported\n%v\nwant\n%v", ignored, want)
+	}
+	if got := want[0].String(); got != `data = "gen:nope": no such data; Two moons is used instead` {
+		t.Errorf("String() = %s", got)
+	}
+
+	// unknown data with a model that needs privileged features: data it
+	// can use, and the valid parameter kept (bare or prefixed)
+	q, _ = url.ParseQuery("data=gen:nope&model=svm2plus&C=10&p.gamma=0.5&zz=1")
+	s, ignored, _ = DecodeSettings(q, DefaultSettings())
+	if s.Source != "gen:lupi2d" || s.Model != "svm2plus" || !reflect.DeepEqual(s.Params["svm2plus"], map[string]string{"C": "10", "gamma": "0.5"}) {
+		t.Errorf("decoded %+v", s)
+	}
+	if len(ignored) != 2 || ignored[0].Key != "data" || ignored[1].Key != "zz" ||
+		!strings.Contains(ignored[0].Why, "LUPI 2-D") || !strings.Contains(ignored[1].Why, "not a setting") {
+		t.Errorf("reported %v", ignored)
+	}
+
+	// a query with no data and no model is not a link's settings: what
+	// it holds is reported, the shell's tab aside
+	_, ignored, ok = DecodeSettings(url.Values{"view": {"tune"}, "tab": {"play"}}, DefaultSettings())
+	if ok || len(ignored) != 1 || ignored[0].Key != "view" {
+		t.Errorf("ok %v, reported %v", ok, ignored)
+	}
+}
+
+// Result titles name a shipped dataset by the title the data picker shows,
+// not by the name links carry.
+func TestDescribeNamesDatasets(t *testing.T) {
+	old := datasetTitles
+	defer func() { datasetTitles = old }()
+	s := DefaultSettings()
+	s.Source = "ds:wdbc"
+	setDatasetIndex([]datasets.IndexEntry{{Name: "wdbc", Title: "Breast cancer (WDBC)"}})
+	if got := s.Describe(); got != "Breast cancer (WDBC), SVM" {
+		t.Errorf("Describe() = %q", got)
+	}
+	s.Source = "gen:lupi2d"
+	if got := s.DataLabel(); !strings.HasPrefix(got, "LUPI 2-D (privileged clean coordinates) (n = 200") {
+		t.Errorf("DataLabel() = %q", got)
+	}
+}
+
+// A link's point edits may hold a plain ";" (net/url would drop the whole
+// pair); an unreadable part is reported.
+func TestLinkQuery(t *testing.T) {
+	q, bad := LinkQuery("data=gen:moons&model=svm&edits=a0.5,0.5,1;x3&seed=2")
+	if len(bad) > 0 || q.Get("edits") != "a0.5,0.5,1;x3" || q.Get("seed") != "2" {
+		t.Errorf("read %v, reported %v", q, bad)
+	}
+	s, ignored, _ := DecodeSettings(q, DefaultSettings())
+	if len(ignored) > 0 || len(s.Edits) != 2 {
+		t.Errorf("edits %v, reported %v", s.Edits, ignored)
+	}
+	q, bad = LinkQuery("data=gen:moons&model=svm&p.C=%zz&seed=2")
+	if len(bad) != 1 || q.Get("seed") != "2" || q.Get("model") != "svm" {
+		t.Errorf("read %v, reported %v", q, bad)
 	}
 }

@@ -74,7 +74,7 @@ func TestNoStaleResults(t *testing.T) {
 	}
 	b.choose(t, "dataset", "ds:digits-lowhigh")
 	// the digits' own result, not wdbc's, still marked fresh until the page redraws
-	b.waitJS(t, `(document.querySelector("#metrics caption")||{}).textContent.includes("digits") && document.getElementById("result").dataset.state === "fresh"`, 3*time.Minute)
+	b.waitJS(t, `(document.querySelector("#metrics caption")||{}).textContent.includes("Digits: low resolution") && document.getElementById("result").dataset.state === "fresh"`, 3*time.Minute)
 	b.run(t, chromedp.Evaluate(`window.__lupiResult.params`, &params))
 	notes = b.jsString(t, `(document.getElementById("notes")||{}).textContent`)
 	if params["gamma"] == "0.1" || !strings.Contains(notes, "1/") || strings.Contains(notes, "1/10 ") {

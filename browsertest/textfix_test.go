@@ -1,0 +1,68 @@
+package browsertest
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBadLinkIsReported: a link with an unknown dataset, an unknown model
+// and a parameter that is not a number used to show the defaults without a
+// word. The playground now keeps what the link got right (the seed and the
+// training share), uses data and a model it has instead of the rest, and
+// says so in one notice that lists each part left out with what is used
+// instead; the address then says what is on screen, and Dismiss removes the
+// notice. The unknown dataset is only known to be unknown once the list of
+// datasets has loaded: the notice must still name it.
+func TestBadLinkIsReported(t *testing.T) {
+	url0 := startServer(t)
+	for _, size := range []struct {
+		name string
+		w, h int
+	}{{"desktop", 1280, 900}, {"phone", 390, 844}} {
+		b := newBrowser(t, size.w, size.h)
+		b.open(t, url0+"/?data=ds:nope&model=zzz&C=abc&seed=7&train=60")
+		b.waitJS(t, `document.querySelectorAll("#link-notice li").length === 3`, time.Minute)
+		var items []string
+		b.run(t, chromedp.Evaluate(`Array.from(document.querySelectorAll("#link-notice li")).map(li => li.textContent)`, &items))
+		t.Logf("%s: %q", size.name, items)
+		want := [][]string{{`data = "ds:nope"`, "no such dataset", "Two moons is used"},
+			{`model = "zzz"`, "no such model", "SVM is used"}, {`C = "abc"`, "not a number", "default 1"}}
+		for i, w := range want {
+			for _, part := range w {
+				if i >= len(items) || !strings.Contains(items[i], part) {
+					t.Errorf("%s: notice item %d lacks %q: %q", size.name, i, part, items)
+				}
+			}
+		}
+		b.waitFresh(t, 2*time.Minute)
+		b.waitMap(t, "a", time.Minute)
+		st := b.playState(t)
+		q, _ := url.ParseQuery(strings.TrimPrefix(st.Search, "?"))
+		if q.Get("data") != "gen:moons" || q.Get("model") != "svm" || q.Get("seed") != "7" || q.Get("train") != "60" || q.Has("C") || q.Has("p.C") ||
+			st.Data != "gen:moons" || st.Model != "svm" || st.ResultModel != "svm" {
+			t.Errorf("%s: the page shows %+v; want two moons and SVM with the link's seed 7 and 60 %% training, and the address saying so", size.name, st)
+		}
+		b.screenshot(t, "textfix-bad-link-"+size.name)
+		b.run(t, chromedp.Click("#link-notice-dismiss", chromedp.ByID))
+		b.waitJS(t, `!document.getElementById("link-notice")`, 10*time.Second)
+		noConsoleErrors(t, b)
+	}
+}
+
+// TestResultsNameTheDataset: the result's title says "Breast cancer
+// (WDBC)…", the name the data picker shows, not the name "wdbc" that links
+// carry.
+func TestResultsNameTheDataset(t *testing.T) {
+	b := newBrowser(t, 1280, 900)
+	b.open(t, startServer(t)+"/?data=ds:wdbc&model=svm&seed=1&train=70")
+	b.waitFresh(t, 2*time.Minute)
+	title := b.jsString(t, `(document.querySelector("#dataset option:checked")||{}).textContent`)
+	caption := b.jsString(t, `(document.querySelector("#metrics caption")||{}).textContent`)
+	if !strings.HasPrefix(title, "Breast cancer") || caption != "Result of "+title+", SVM" {
+		t.Errorf("the result's title is %q; want \"Result of %s, SVM\"", caption, title)
+	}
+}
