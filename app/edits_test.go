@@ -27,3 +27,47 @@ func TestMoveLast(t *testing.T) {
 		t.Error("redo with nothing to redo changed the edits")
 	}
 }
+
+// Ctrl+Z / ⌘Z undo, Ctrl+Shift+Z / ⇧⌘Z / Ctrl+Y redo; other keys, Alt
+// combinations and plain letters are not shortcuts.
+func TestShortcut(t *testing.T) {
+	for _, c := range []struct {
+		key                    string
+		ctrl, meta, shift, alt bool
+		want                   string
+	}{
+		{"z", true, false, false, false, "undo"},
+		{"z", false, true, false, false, "undo"},
+		{"Z", true, false, true, false, "redo"},
+		{"Z", false, true, true, false, "redo"},
+		{"y", true, false, false, false, "redo"},
+		{"y", false, true, false, false, ""}, // ⌘Y is not redo on a Mac
+		{"z", false, false, false, false, ""},
+		{"z", true, false, false, true, ""},
+		{"x", true, false, false, false, ""},
+	} {
+		if got := shortcut(c.key, c.ctrl, c.meta, c.shift, c.alt); got != c.want {
+			t.Errorf("shortcut(%q, ctrl %v, meta %v, shift %v, alt %v) = %q, want %q", c.key, c.ctrl, c.meta, c.shift, c.alt, got, c.want)
+		}
+	}
+}
+
+// The shortcuts leave text fields to the browser's own undo, and work on
+// the page's buttons, sliders and radio buttons.
+func TestTypesText(t *testing.T) {
+	for _, c := range []struct {
+		tag, typ string
+		editable bool
+		want     bool
+	}{
+		{"INPUT", "text", false, true}, {"INPUT", "number", false, true}, {"INPUT", "search", false, true},
+		{"TEXTAREA", "textarea", false, true}, {"DIV", "", true, true},
+		{"INPUT", "range", false, false}, {"INPUT", "radio", false, false}, {"INPUT", "checkbox", false, false},
+		{"BUTTON", "submit", false, false}, {"SELECT", "select-one", false, false}, {"BODY", "", false, false},
+		{"CANVAS", "", false, false},
+	} {
+		if got := typesText(c.tag, c.typ, c.editable); got != c.want {
+			t.Errorf("typesText(%s, %s, %v) = %v, want %v", c.tag, c.typ, c.editable, got, c.want)
+		}
+	}
+}

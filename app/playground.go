@@ -2,6 +2,7 @@ package app
 
 import (
 	"net/url"
+	"runtime"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -22,6 +23,8 @@ type Playground struct {
 	// running is set once mounted: settings from the address are then
 	// applied as a change.
 	running bool
+	// unlisten removes the page's keyboard shortcuts.
+	unlisten func()
 }
 
 // OnInit creates the session.
@@ -94,6 +97,7 @@ func (p *Playground) OnMount(ctx app.Context) {
 	ctx.LocalStorage().Get(toursSeenKey, &seen)
 	p.newcomer = !seen
 	markLive()
+	p.listenKeys(ctx)
 	StartCompute(ctx, poolSizeSetting(ctx))
 	ctx.Async(func() {
 		b, err := fetch(staticBase(ctx)+"/web/datasets/"+datasets.IndexFile, 1<<20)
@@ -134,6 +138,86 @@ func (p *Playground) OnDismount() {
 	p.s.cmp.stop()
 	p.s.tune.stop()
 	p.s.unregister(p)
+	if p.unlisten != nil {
+		p.unlisten()
+		p.unlisten = nil
+	}
+}
+
+// listenKeys makes Ctrl+Z (⌘Z) undo the last edit of the points and
+// Ctrl+Shift+Z or Ctrl+Y (⇧⌘Z) redo it, as the Undo and Redo buttons do —
+// except in a text field, where the browser undoes the typing. A key that
+// has nothing to undo or redo is left to the browser.
+func (p *Playground) listenKeys(ctx app.Context) {
+	if runtime.GOOS != "js" || p.unlisten != nil {
+		return
+	}
+	s := p.s
+	cb := app.FuncOf(func(this app.Value, args []app.Value) any {
+		e := args[0]
+		act := shortcut(e.Get("key").String(), e.Get("ctrlKey").Bool(), e.Get("metaKey").Bool(), e.Get("shiftKey").Bool(), e.Get("altKey").Bool())
+		if act == "" || !s.editable() {
+			return nil
+		}
+		if t := e.Get("target"); t.Truthy() && t.Get("tagName").Truthy() &&
+			typesText(t.Get("tagName").String(), t.Get("type").String(), t.Get("isContentEditable").Bool()) {
+			return nil
+		}
+		if (act == "undo" && len(s.set.Edits) == 0) || (act == "redo" && !s.canRedo()) {
+			return nil
+		}
+		e.Call("preventDefault")
+		ctx.Dispatch(func(ctx app.Context) {
+			if act == "undo" {
+				s.undo(ctx)
+			} else {
+				s.redoEdit(ctx)
+			}
+		})
+		return nil
+	})
+	doc := app.Window().Get("document")
+	doc.Call("addEventListener", "keydown", cb)
+	p.unlisten = func() { doc.Call("removeEventListener", "keydown", cb); cb.Release() }
+}
+
+// shortcut says what a key press asks of the playground: "undo" for Ctrl+Z
+// or ⌘Z, "redo" for Ctrl+Shift+Z, ⇧⌘Z or Ctrl+Y, "" otherwise (with Alt,
+// or without Ctrl and ⌘).
+func shortcut(key string, ctrl, meta, shift, alt bool) string {
+	if alt || !(ctrl || meta) {
+		return ""
+	}
+	switch strings.ToLower(key) {
+	case "z":
+		if shift {
+			return "redo"
+		}
+		return "undo"
+	case "y":
+		if !shift && ctrl && !meta {
+			return "redo"
+		}
+	}
+	return ""
+}
+
+// typesText says whether an element (its tag name, type and
+// contentEditable) takes typed text, whose typing the browser's own undo
+// takes back: text areas, editable elements and inputs other than buttons,
+// checkboxes, radio buttons, sliders, colour and file pickers.
+func typesText(tag, typ string, editable bool) bool {
+	switch strings.ToUpper(tag) {
+	case "TEXTAREA":
+		return true
+	case "INPUT":
+		switch strings.ToLower(typ) {
+		case "button", "submit", "reset", "checkbox", "radio", "range", "color", "file", "image":
+			return false
+		}
+		return true
+	}
+	return editable
 }
 
 // markLive sets data-lupi-ready on the body: the pre-rendered page looks the

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 )
 
@@ -65,4 +66,61 @@ func TestResultsNameTheDataset(t *testing.T) {
 	if !strings.HasPrefix(title, "Breast cancer") || caption != "Result of "+title+", SVM" {
 		t.Errorf("the result's title is %q; want \"Result of %s, SVM\"", caption, title)
 	}
+}
+
+// TestUndoRedoKeys: Ctrl+Z and ⌘Z undo the last edit of the points, as the
+// Undo button does, Ctrl+Shift+Z, ⇧⌘Z and Ctrl+Y redo it; in a text field
+// they are left to the browser (the page does not take the key, and the
+// edits stay).
+func TestUndoRedoKeys(t *testing.T) {
+	b := newBrowser(t, 1280, 1000)
+	b.open(t, startServer(t)+"/?data=gen:moons&n=60&noise=0.2&seed=1&train=70&model=svm&edits=a0.5%2C0.5%2C1%3Bx3%3Bx5")
+	b.waitEditsFitted(t, 2*time.Minute)
+	// a listener after the page's: whether the page took the last key
+	b.run(t, chromedp.Evaluate(`document.addEventListener("keydown", e => { window.__keyTaken = e.defaultPrevented; }); true`, nil))
+	const edits = `(new URLSearchParams(location.search).get("edits")||"")`
+	key := func(k string, mods ...input.Modifier) {
+		t.Helper()
+		var m input.Modifier
+		for _, x := range mods {
+			m |= x
+		}
+		b.run(t, chromedp.KeyEvent(k, chromedp.KeyModifiers(m)))
+	}
+	waitEdits := func(step, want string) {
+		t.Helper()
+		b.waitJS(t, edits+` === "`+want+`"`, 10*time.Second)
+		if b.jsString(t, `window.__keyTaken`) != "true" {
+			t.Errorf("%s: the page did not take the key", step)
+		}
+	}
+	b.run(t, chromedp.Evaluate(`document.activeElement && document.activeElement.blur(); true`, nil))
+	key("z", input.ModifierCtrl)
+	waitEdits("Ctrl+Z", "a0.5,0.5,1;x3")
+	key("z", input.ModifierMeta)
+	waitEdits("⌘Z", "a0.5,0.5,1")
+	key("z", input.ModifierCtrl, input.ModifierShift)
+	waitEdits("Ctrl+Shift+Z", "a0.5,0.5,1;x3")
+	key("z", input.ModifierMeta, input.ModifierShift)
+	waitEdits("⇧⌘Z", "a0.5,0.5,1;x3;x5")
+	key("z", input.ModifierCtrl)
+	waitEdits("Ctrl+Z", "a0.5,0.5,1;x3")
+	key("y", input.ModifierCtrl)
+	waitEdits("Ctrl+Y", "a0.5,0.5,1;x3;x5")
+	b.waitEditsFitted(t, 2*time.Minute)
+	if b.jsString(t, `document.getElementById("undo").disabled`) != "false" || b.jsString(t, `document.getElementById("redo").disabled`) != "true" {
+		t.Error("after the keys, the Undo and Redo buttons disagree with the edits")
+	}
+
+	// in the number of samples, Ctrl+Z is the field's
+	b.run(t, chromedp.Focus("#n", chromedp.ByID))
+	key("z", input.ModifierCtrl)
+	if b.jsString(t, `window.__keyTaken`) != "false" {
+		t.Error("Ctrl+Z in a text field was taken by the page")
+	}
+	b.run(t, chromedp.Sleep(500*time.Millisecond))
+	if got := b.jsString(t, edits); got != "a0.5,0.5,1;x3;x5" {
+		t.Errorf("Ctrl+Z in a text field changed the edits to %q", got)
+	}
+	noConsoleErrors(t, b)
 }
