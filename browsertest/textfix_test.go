@@ -124,3 +124,66 @@ func TestUndoRedoKeys(t *testing.T) {
 	}
 	noConsoleErrors(t, b)
 }
+
+// TestNoEmptyStripAboveTheToolbar: on a fresh result, nothing but the
+// result views' tabs' own margin lies between the tabs and the canvas
+// toolbar — desktop and a 390 px phone. (The status line above the tools
+// kept 2.4rem for a fit's progress even when it had nothing to say.) The
+// progress line of the next fit shows over the top of the plots, which do
+// not move.
+func TestNoEmptyStripAboveTheToolbar(t *testing.T) {
+	url0 := startServer(t)
+	for _, size := range []struct {
+		name string
+		w, h int
+	}{{"desktop", 1280, 900}, {"phone", 390, 844}} {
+		b := newBrowser(t, size.w, size.h)
+		b.open(t, url0+"/?data=gen:moons&n=200&noise=0.2&seed=1&train=70&model=svm")
+		b.waitFresh(t, 2*time.Minute)
+		b.waitMap(t, "a", time.Minute)
+		if b.jsString(t, `!!document.getElementById("tour-dismiss")`) == "true" {
+			b.run(t, chromedp.Click("#tour-dismiss", chromedp.ByID))
+			b.waitJS(t, `!document.getElementById("tour-pointer")`, 10*time.Second)
+		}
+		var m struct {
+			Tabs, Toolbar, Plots float64
+			Between              []string
+		}
+		b.run(t, chromedp.Evaluate(`(() => {
+			const tabs = document.querySelector(".subtabs").getBoundingClientRect().bottom;
+			const tb = document.querySelector(".toolbar").getBoundingClientRect().top;
+			const between = Array.from(document.querySelectorAll(".results *")).filter(e => {
+				const r = e.getBoundingClientRect(); return r.height > 0 && r.top >= tabs && r.bottom <= tb; })
+				.map(e => e.tagName + "#" + e.id + "." + e.className + " " + Math.round(e.getBoundingClientRect().height) + "px");
+			return {Tabs: tabs, Toolbar: tb, Plots: document.querySelector(".plots").getBoundingClientRect().top, Between: between};
+		})()`, &m))
+		t.Logf("%s: tabs end at %.1f, toolbar starts at %.1f, plots at %.1f; between: %v", size.name, m.Tabs, m.Toolbar, m.Plots, m.Between)
+		b.screenshot(t, "textfix-toolbar-"+size.name)
+		// the tabs' margin (.75rem) and the toolbar's (.2rem) at 15 px
+		if gap := m.Toolbar - m.Tabs; gap > 15 {
+			t.Errorf("%s: %.1f px between the tabs and the toolbar; elements there: %v", size.name, gap, m.Between)
+		}
+
+		// the next fit: where the plots are whenever the status line changes
+		b.run(t, chromedp.Evaluate(`(() => { window.__status = []; const plots = () => document.querySelector(".plots").getBoundingClientRect().top;
+			const p0 = plots(), st = document.getElementById("status");
+			new MutationObserver(() => { const r = st.getBoundingClientRect();
+				window.__status.push({Filled: st.childElementCount > 0, Visible: getComputedStyle(st).visibility === "visible" && r.height > 0, Shift: plots() - p0}); })
+				.observe(st, {childList: true, subtree: true}); return true; })()`, nil))
+		b.setInput(t, "p-svm-C", "30")
+		b.waitJS(t, `window.__status.some(s => s.Filled)`, time.Minute)
+		b.waitFresh(t, 2*time.Minute)
+		var seen []struct {
+			Filled, Visible bool
+			Shift           float64
+		}
+		b.run(t, chromedp.Evaluate(`window.__status`, &seen))
+		t.Logf("%s: the status line while the next fit ran: %+v", size.name, seen)
+		for _, s := range seen {
+			if s.Shift != 0 || s.Filled != s.Visible {
+				t.Errorf("%s: as the status line changed, the plots moved or the line was not seen: %+v", size.name, seen)
+				break
+			}
+		}
+	}
+}
