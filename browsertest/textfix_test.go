@@ -19,23 +19,17 @@ import (
 // notice. The unknown dataset is only known to be unknown once the list of
 // datasets has loaded: the notice must still name it.
 func TestBadLinkIsReported(t *testing.T) {
-	url0 := startServer(t)
-	for _, size := range []struct {
-		name string
-		w, h int
-	}{{"desktop", 1280, 900}, {"phone", 390, 844}} {
-		b := newBrowser(t, size.w, size.h)
-		b.open(t, url0+"/?data=ds:nope&model=zzz&C=abc&seed=7&train=60")
+	onDesktopAndPhone(t, "/?data=ds:nope&model=zzz&C=abc&seed=7&train=60", func(size string, b *browser) {
 		b.waitJS(t, `document.querySelectorAll("#link-notice li").length === 3`, time.Minute)
 		var items []string
 		b.run(t, chromedp.Evaluate(`Array.from(document.querySelectorAll("#link-notice li")).map(li => li.textContent)`, &items))
-		t.Logf("%s: %q", size.name, items)
+		t.Logf("%s: %q", size, items)
 		want := [][]string{{`data = "ds:nope"`, "no such dataset", "Two moons is used"},
 			{`model = "zzz"`, "no such model", "SVM is used"}, {`C = "abc"`, "not a number", "default 1"}}
 		for i, w := range want {
 			for _, part := range w {
 				if i >= len(items) || !strings.Contains(items[i], part) {
-					t.Errorf("%s: notice item %d lacks %q: %q", size.name, i, part, items)
+					t.Errorf("%s: notice item %d lacks %q: %q", size, i, part, items)
 				}
 			}
 		}
@@ -45,13 +39,13 @@ func TestBadLinkIsReported(t *testing.T) {
 		q, _ := url.ParseQuery(strings.TrimPrefix(st.Search, "?"))
 		if q.Get("data") != "gen:moons" || q.Get("model") != "svm" || q.Get("seed") != "7" || q.Get("train") != "60" || q.Has("C") || q.Has("p.C") ||
 			st.Data != "gen:moons" || st.Model != "svm" || st.ResultModel != "svm" {
-			t.Errorf("%s: the page shows %+v; want two moons and SVM with the link's seed 7 and 60 %% training, and the address saying so", size.name, st)
+			t.Errorf("%s: the page shows %+v; want two moons and SVM with the link's seed 7 and 60 %% training, and the address saying so", size, st)
 		}
-		b.screenshot(t, "textfix-bad-link-"+size.name)
+		b.screenshot(t, "textfix-bad-link-"+size)
 		b.run(t, chromedp.Click("#link-notice-dismiss", chromedp.ByID))
 		b.waitJS(t, `!document.getElementById("link-notice")`, 10*time.Second)
 		noConsoleErrors(t, b)
-	}
+	})
 }
 
 // TestResultsNameTheDataset: the result's title says "Breast cancer
@@ -132,13 +126,7 @@ func TestUndoRedoKeys(t *testing.T) {
 // progress line of the next fit shows over the top of the plots, which do
 // not move.
 func TestNoEmptyStripAboveTheToolbar(t *testing.T) {
-	url0 := startServer(t)
-	for _, size := range []struct {
-		name string
-		w, h int
-	}{{"desktop", 1280, 900}, {"phone", 390, 844}} {
-		b := newBrowser(t, size.w, size.h)
-		b.open(t, url0+"/?data=gen:moons&n=200&noise=0.2&seed=1&train=70&model=svm")
+	onDesktopAndPhone(t, "/?data=gen:moons&n=200&noise=0.2&seed=1&train=70&model=svm", func(size string, b *browser) {
 		b.waitFresh(t, 2*time.Minute)
 		b.waitMap(t, "a", time.Minute)
 		if b.jsString(t, `!!document.getElementById("tour-dismiss")`) == "true" {
@@ -157,11 +145,11 @@ func TestNoEmptyStripAboveTheToolbar(t *testing.T) {
 				.map(e => e.tagName + "#" + e.id + "." + e.className + " " + Math.round(e.getBoundingClientRect().height) + "px");
 			return {Tabs: tabs, Toolbar: tb, Plots: document.querySelector(".plots").getBoundingClientRect().top, Between: between};
 		})()`, &m))
-		t.Logf("%s: tabs end at %.1f, toolbar starts at %.1f, plots at %.1f; between: %v", size.name, m.Tabs, m.Toolbar, m.Plots, m.Between)
-		b.screenshot(t, "textfix-toolbar-"+size.name)
+		t.Logf("%s: tabs end at %.1f, toolbar starts at %.1f, plots at %.1f; between: %v", size, m.Tabs, m.Toolbar, m.Plots, m.Between)
+		b.screenshot(t, "textfix-toolbar-"+size)
 		// the tabs' margin (.75rem) and the toolbar's (.2rem) at 15 px
 		if gap := m.Toolbar - m.Tabs; gap > 15 {
-			t.Errorf("%s: %.1f px between the tabs and the toolbar; elements there: %v", size.name, gap, m.Between)
+			t.Errorf("%s: %.1f px between the tabs and the toolbar; elements there: %v", size, gap, m.Between)
 		}
 
 		// the next fit: where the plots are whenever the status line changes
@@ -178,12 +166,27 @@ func TestNoEmptyStripAboveTheToolbar(t *testing.T) {
 			Shift           float64
 		}
 		b.run(t, chromedp.Evaluate(`window.__status`, &seen))
-		t.Logf("%s: the status line while the next fit ran: %+v", size.name, seen)
+		t.Logf("%s: the status line while the next fit ran: %+v", size, seen)
 		for _, s := range seen {
 			if s.Shift != 0 || s.Filled != s.Visible {
-				t.Errorf("%s: as the status line changed, the plots moved or the line was not seen: %+v", size.name, seen)
+				t.Errorf("%s: as the status line changed, the plots moved or the line was not seen: %+v", size, seen)
 				break
 			}
 		}
+	})
+}
+
+// onDesktopAndPhone opens link in a 1280 × 900 window, then in a 390 px
+// wide phone's, and checks each with check.
+func onDesktopAndPhone(t *testing.T, link string, check func(size string, b *browser)) {
+	t.Helper()
+	url := startServer(t)
+	for _, sz := range []struct {
+		name string
+		w, h int
+	}{{"desktop", 1280, 900}, {"phone", 390, 844}} {
+		b := newBrowser(t, sz.w, sz.h)
+		b.open(t, url+link)
+		check(sz.name, b)
 	}
 }
