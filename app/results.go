@@ -87,36 +87,15 @@ func (st *Status) Render() app.UI {
 	var body []app.UI
 	switch {
 	case s.busy():
-		p := s.fit.progress
-		frac := p.Fraction
-		stage := p.Stage
-		if p.Message != "" {
-			stage += " — " + p.Message
-		}
-		left := eta(p, s.fit.started)
-		if est := s.fit.est.Seconds; est > 0 {
-			// Solvers tell their progress poorly (SMO and EP cannot say how
-			// far they are; type-II ML's steps differ in cost): the time
-			// spent against the cost model's estimate carries the bar and
-			// the time left, the solver's own fraction only when ahead.
-			el := time.Since(s.fit.started).Seconds()
-			frac = math.Max(frac, math.Min(0.95, el/est))
-			switch rest := est - el; {
-			case rest > 1:
-				left = " · about " + duration(rest) + " left (estimated)"
-			case rest < -1:
-				left = " · taking longer than the " + duration(est) + " estimated"
-			default:
-				left = ""
-			}
-		}
-		bar := app.Progress().ID("train-progress").Max(1).Aria("label", "Training progress")
+		watched := s.watching || len(s.fit.trace) > 0
+		frac, text := fitStatus(s.fit.progress, s.fit.est.Seconds, time.Since(s.fit.started).Seconds(), watched)
+		bar := app.Progress().ID("train-progress").Max(1).Aria("label", "Progress of the fit")
 		if frac >= 0 {
 			bar = bar.Value(frac)
 		}
 		body = append(body,
 			bar,
-			app.Span().ID("train-stage").Class("stage").Text(stage+left),
+			app.Span().ID("train-stage").Class("stage").Text(text),
 			app.Button().ID("train-cancel").Text("Cancel").OnClick(func(ctx app.Context, e app.Event) { s.cancelFit(); s.refresh() }),
 		)
 		if len(s.fit.trace) > 0 {
@@ -138,13 +117,70 @@ func (st *Status) Render() app.UI {
 	return app.Div().ID("status").Class("status").Aria("live", "polite").Body(body...)
 }
 
+// The stages a fit reports once its model is trained (models/run: the
+// training and test points are predicted and scored; models/compute: the
+// decision is mapped).
+const (
+	stagePredicting = "predicting"
+	stageMapping    = "mapping the decision"
+)
+
+// fitStatus is what the status line says of a running fit: the bar's
+// fraction (−1: indeterminate) and the text, from the fit's last progress
+// p, the cost model's estimate of its training (est seconds, 0: none), the
+// seconds since it started and whether it is watched. Solvers tell their
+// progress poorly (SMO and EP cannot say how far they are; type-II ML's
+// steps differ in cost): while the model trains, the time spent against the
+// estimate carries the bar and the time left, the solver's own fraction
+// only when ahead. The estimate is of the training alone: once the model is
+// trained, the scoring of the points and the map are said for what they
+// are, with no percentage and no time left (nothing predicts them), and a
+// watched fit, slowed down to be seen, is not held to it either.
+func fitStatus(p wire.Progress, est, elapsed float64, watched bool) (frac float64, text string) {
+	so := ""
+	if elapsed >= 1 {
+		so = " · " + duration(elapsed) + " so far"
+	}
+	switch p.Stage {
+	case stagePredicting:
+		return -1, "Trained; scoring the training and test points…" + so
+	case stageMapping:
+		return -1, "Trained and scored; drawing the decision map…" + so
+	}
+	frac = p.Fraction
+	text = p.Stage
+	if p.Message != "" {
+		text += " — " + p.Message
+	}
+	left := etaAfter(p, elapsed)
+	if est > 0 && !watched {
+		frac = math.Max(frac, math.Min(0.95, elapsed/est))
+		switch rest := est - elapsed; {
+		case rest > 1:
+			left = " · about " + duration(rest) + " left (estimated)"
+		case rest < -1:
+			left = " · taking longer than the " + duration(est) + " estimated"
+		default:
+			left = ""
+		}
+	}
+	if watched {
+		left = ""
+	}
+	return frac, text + left
+}
+
 // eta estimates the time left from the fraction done and the time spent.
 func eta(p wire.Progress, started time.Time) string {
-	el := time.Since(started).Seconds()
-	if p.Fraction <= 0.02 || p.Fraction >= 1 || el < 1 {
+	return etaAfter(p, time.Since(started).Seconds())
+}
+
+// etaAfter is eta after elapsed seconds.
+func etaAfter(p wire.Progress, elapsed float64) string {
+	if p.Fraction <= 0.02 || p.Fraction >= 1 || elapsed < 1 {
 		return ""
 	}
-	left := el * (1 - p.Fraction) / p.Fraction
+	left := elapsed * (1 - p.Fraction) / p.Fraction
 	return fmt.Sprintf(" · about %s left", duration(left))
 }
 
