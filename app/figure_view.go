@@ -142,6 +142,8 @@ func (f *Figure) Render() app.UI {
 			app.If(fitted && fm.preview && !stale, app.Span().Class("refining").Text("refining the map…")),
 			app.If(watching, app.Span().ID("watch-label").Class("refining").Text(watchLabel(s.fit.trace))),
 			f.tipUI(),
+			app.If(s.in.hint == f.View, app.P().ID("touch-hint-"+lowerView(f.View)).Class("touch-hint").Role("status").
+				Text("Use two fingers to move or zoom the plot")),
 		),
 		app.FigCaption().Body(
 			app.Strong().Class("fig-title").Text(fm.title),

@@ -19,6 +19,19 @@ import (
 // on generated 2-D data, add, move and erase points and paint how hard the
 // privileged features say a point is. Edits are settings like any other:
 // they live in the link, and small data refits as the point is dragged.
+//
+// On a touch screen the plot behaves as map widgets do: one finger scrolls
+// the page (the plot often fills a phone's width, and a thumb that scrolls
+// must not get stuck in it) and taps read, add or erase points; two fingers
+// pan and pinch-zoom the plot. The stylesheet lets the browser pan the page
+// on the canvas (touch-action: pan-x pan-y) and the touchmove listener
+// cancels that for two fingers. The drag tools (Move, Difficulty brush)
+// take one finger too (touch-action: none while they are chosen). A mouse
+// or a pen drags and pans as before.
+//
+// Pointer events come with their canvas position and pointer type; the
+// handlers run on the UI goroutine (dispatched), except the touch
+// listeners, which must decide within the event whether to cancel it.
 
 // Tools.
 const (
@@ -46,6 +59,11 @@ type interaction struct {
 	zoomJob map[string]*Job
 	zoomSeq int
 	tip     *tooltip
+	// hint is the view whose "use two fingers" note shows (after a
+	// one-finger drag on it), hintAt when it was last shown.
+	hint    string
+	hintSeq int
+	hintAt  time.Time
 }
 
 type tooltip struct {
@@ -200,19 +218,37 @@ func (s *session) zoomMapFor(view string) *mapView {
 
 // pointerState follows one drag on a figure.
 type pointerState struct {
-	down       bool
-	startX     float64
-	startY     float64
-	lastX      float64
-	lastY      float64
-	frame      [4]float64
-	dragRow    int // the row being moved, −1 for a pan
-	moved      bool
-	pinch      map[int][2]float64
-	pinchStart float64
+	down    bool
+	touch   bool // the pointer down is a finger
+	startX  float64
+	startY  float64
+	lastX   float64
+	lastY   float64
+	frame   [4]float64
+	dragRow int // the row being moved, −1 for a pan
+	moved   bool
+	// pinch holds the pointers down on the plot; with two of them,
+	// pinchStart and pinchCentre are their distance and centre when the
+	// second one came down (frame the window then).
+	pinch       map[int][2]float64
+	pinchStart  float64
+	pinchCentre [2]float64
+	// twoFingers is set by the touchstart listener while two or more
+	// fingers are down on the plot: touchmove then keeps the page still.
+	twoFingers bool
 	pending    *wire.Edit
 	raf        bool
 }
+
+// touchSlop is how far (CSS pixels) a finger may move and still tap.
+const touchSlop = 8
+
+// hintEvery is the least time between two "use two fingers" hints.
+const hintEvery = 20 * time.Second
+
+// dragTool reports whether a tool drags with one finger on a touch screen
+// (the canvas then takes one-finger gestures: touch-action none).
+func dragTool(tool string) bool { return tool == toolMove || tool == toolHard }
 
 // attachPointer installs the canvas's pointer and wheel listeners.
 func (f *Figure) attachPointer(ctx app.Context) {
@@ -240,22 +276,60 @@ func (f *Figure) attachPointer(ctx app.Context) {
 	listen("pointerdown", true, func(e app.Value) {
 		x, y := pos(e)
 		id := e.Get("pointerId").Int()
-		ctx.Dispatch(func(ctx app.Context) { f.onDown(ctx, id, x, y, e.Get("pointerType").String()) })
+		ptype := e.Get("pointerType").String()
+		ctx.Dispatch(func(ctx app.Context) { f.onDown(ctx, id, x, y, ptype) })
 		canvas.Call("setPointerCapture", id)
 	})
 	listen("pointermove", true, func(e app.Value) {
 		x, y := pos(e)
 		id := e.Get("pointerId").Int()
-		ctx.Dispatch(func(ctx app.Context) { f.onMove(ctx, id, x, y) })
+		ptype := e.Get("pointerType").String()
+		ctx.Dispatch(func(ctx app.Context) { f.onMove(ctx, id, x, y, ptype) })
+	})
+	// A pen drags the plot as a mouse does, but browsers may pan the page
+	// with a pen as with a finger: a pen that comes over the canvas (pens
+	// report hovering) makes it take one-pointer gestures; a finger gives
+	// it back to the stylesheet.
+	listen("pointerover", true, func(e app.Value) {
+		switch e.Get("pointerType").String() {
+		case "pen":
+			canvas.Get("style").Set("touchAction", "none")
+		case "touch":
+			canvas.Get("style").Set("touchAction", "")
+		}
 	})
 	for _, ev := range []string{"pointerup", "pointercancel"} {
+		cancel := ev == "pointercancel" // the browser took the gesture (a page scroll)
 		listen(ev, true, func(e app.Value) {
 			x, y := pos(e)
 			id := e.Get("pointerId").Int()
-			ctx.Dispatch(func(ctx app.Context) { f.onUp(ctx, id, x, y) })
+			ctx.Dispatch(func(ctx app.Context) { f.onUp(ctx, id, x, y, cancel) })
 		})
 	}
+	// Two fingers on the plot move the plot, not the page: the browser may
+	// pan the page on the canvas (the stylesheet's touch-action), so their
+	// touchmoves are cancelled. This runs in the event (not dispatched):
+	// only a listener that runs before the event returns can cancel it.
+	touches := func(e app.Value) {
+		ts := e.Get("touches")
+		n, in := ts.Length(), false
+		for i := 0; i < n; i++ {
+			in = in || f.plotHit(pos(ts.Index(i)))
+		}
+		f.ptr.twoFingers = n >= 2 && in
+	}
+	listen("touchstart", false, touches)
+	listen("touchend", true, touches)
+	listen("touchcancel", true, touches)
+	listen("touchmove", false, func(e app.Value) {
+		if f.ptr.twoFingers && e.Get("touches").Length() >= 2 && e.Get("cancelable").Bool() {
+			e.Call("preventDefault")
+		}
+	})
 	listen("pointerleave", true, func(e app.Value) {
+		if e.Get("pointerType").String() == "touch" {
+			return // a lifted finger leaves too: a tapped point's tip stays until the next tap
+		}
 		ctx.Dispatch(func(ctx app.Context) {
 			if f.S.in.tip != nil && f.S.in.tip.view == f.View && !f.ptr.down {
 				f.S.in.tip = nil
@@ -314,18 +388,27 @@ func (f *Figure) onDown(ctx app.Context, id int, x, y float64, ptype string) {
 	}
 	st.pinch[id] = [2]float64{x, y}
 	if len(st.pinch) == 2 {
-		st.pinchStart = pinchDist(st.pinch)
+		// a second finger: the gesture moves and zooms the window (a
+		// point being dragged stays where it is)
+		st.pinchStart, st.pinchCentre = pinchDist(st.pinch), pinchCentre(st.pinch)
 		st.frame = f.fm.frame
+		st.down, st.dragRow, st.pending = false, -1, nil
+		return
+	}
+	if len(st.pinch) > 2 {
 		return
 	}
 	st.down, st.moved, st.startX, st.startY, st.lastX, st.lastY = true, false, x, y, x, y
-	st.frame, st.dragRow = f.fm.frame, -1
+	st.frame, st.dragRow, st.touch = f.fm.frame, -1, ptype == "touch"
 	s.in.init()
 	set, i := f.nearest(x, y, 9)
-	if ptype == "touch" && s.in.tool == toolLook && i >= 0 {
-		f.showTip(set, i, x, y) // a tap reads a point
-	}
 	editing := s.editable() && f.View == "A"
+	if st.touch && !(editing && dragTool(s.in.tool)) {
+		// A finger that is not dragging a point may be scrolling the
+		// page: it reads, adds or erases only once it lifts without
+		// having moved (onUp).
+		return
+	}
 	switch {
 	case editing && s.in.tool == toolMove && i >= 0:
 		st.dragRow = f.rowOf(set, i)
@@ -340,7 +423,46 @@ func (f *Figure) onDown(ctx app.Context, id int, x, y float64, ptype string) {
 	}
 }
 
-func (f *Figure) onMove(ctx app.Context, id int, x, y float64) {
+// onTap is a finger lifted where it came down: it reads the point under
+// it (Look), or adds or erases one.
+func (f *Figure) onTap(ctx app.Context, x, y float64) {
+	s := f.S
+	set, i := f.nearest(x, y, 12)
+	editing := s.editable() && f.View == "A"
+	switch {
+	case editing && s.in.tool == toolAdd:
+		dx, dy := f.layout.fromPx(f.fm.frame, x, y)
+		s.addEdit(ctx, wire.Edit{Op: "add", X: [2]float64{dx, dy}, Class: s.in.addClass}, false)
+	case editing && s.in.tool == toolErase && i >= 0:
+		s.addEdit(ctx, wire.Edit{Op: "erase", Index: f.rowOf(set, i)}, false)
+	case i >= 0:
+		f.showTip(set, i, x, y)
+	case s.in.tip != nil:
+		s.in.tip = nil
+		f.Update()
+	}
+}
+
+// showHint says, for a moment, how to move the plot on a touch screen (at
+// most once every hintEvery).
+func (f *Figure) showHint(ctx app.Context) {
+	in := &f.S.in
+	if in.hint != "" || (!in.hintAt.IsZero() && time.Since(in.hintAt) < hintEvery) {
+		return
+	}
+	in.hint, in.hintAt = f.View, time.Now()
+	in.hintSeq++
+	mine := in.hintSeq
+	f.Update()
+	ctx.After(2500*time.Millisecond, func(ctx app.Context) {
+		if in.hintSeq == mine {
+			in.hint = ""
+			f.Update()
+		}
+	})
+}
+
+func (f *Figure) onMove(ctx app.Context, id int, x, y float64, ptype string) {
 	s := f.S
 	st := f.ptr
 	if st == nil || f.fm == nil {
@@ -350,18 +472,13 @@ func (f *Figure) onMove(ctx app.Context, id int, x, y float64) {
 		st.pinch[id] = [2]float64{x, y}
 	}
 	if len(st.pinch) == 2 && st.pinchStart > 0 {
-		d := pinchDist(st.pinch)
-		if d > 0 {
-			cx, cy := 0.0, 0.0
-			for _, p := range st.pinch {
-				cx, cy = cx+p[0]/2, cy+p[1]/2
-			}
-			f.zoomFrom(ctx, st.frame, cx, cy, st.pinchStart/d)
+		if nf, ok := f.layout.gestureFrame(st.frame, st.pinchCentre, pinchCentre(st.pinch), st.pinchStart, pinchDist(st.pinch)); ok {
+			f.S.setZoom(ctx, f.View, &nf)
 		}
 		return
 	}
 	if !st.down {
-		if s.in.tool == toolLook || s.in.tool == "" {
+		if ptype != "touch" && (s.in.tool == toolLook || s.in.tool == "") {
 			set, i := f.nearest(x, y, 9)
 			if i >= 0 {
 				f.showTip(set, i, x, y)
@@ -372,10 +489,19 @@ func (f *Figure) onMove(ctx app.Context, id int, x, y float64) {
 		}
 		return
 	}
-	if math.Hypot(x-st.startX, y-st.startY) > 3 {
+	slop := 3.0
+	if st.touch {
+		slop = touchSlop
+	}
+	if math.Hypot(x-st.startX, y-st.startY) > slop {
 		st.moved = true
 	}
 	switch {
+	case st.touch && st.dragRow < 0 && !(dragTool(s.in.tool) && s.editable() && f.View == "A"):
+		// one finger scrolls the page, not the plot
+		if st.moved && s.in.tool == toolLook {
+			f.showHint(ctx)
+		}
 	case st.dragRow >= 0:
 		dx, dy := f.layout.fromPx(f.fm.frame, math.Max(f.layout.px, math.Min(f.layout.px+f.layout.pw, x)), math.Max(f.layout.py, math.Min(f.layout.py+f.layout.ph, y)))
 		e := wire.Edit{Op: "move", Index: st.dragRow, X: [2]float64{round4(dx), round4(dy)}}
@@ -420,7 +546,7 @@ func (f *Figure) throttled(ctx app.Context, e wire.Edit) {
 	app.Window().Call("requestAnimationFrame", cb)
 }
 
-func (f *Figure) onUp(ctx app.Context, id int, x, y float64) {
+func (f *Figure) onUp(ctx app.Context, id int, x, y float64, cancelled bool) {
 	st := f.ptr
 	if st == nil {
 		return
@@ -433,6 +559,12 @@ func (f *Figure) onUp(ctx app.Context, id int, x, y float64) {
 		return
 	}
 	st.down = false
+	if st.touch && cancelled && st.dragRow < 0 && f.S.in.tool == toolLook {
+		f.showHint(ctx) // the browser took the finger to scroll the page
+	}
+	if st.touch && !cancelled && !st.moved && st.dragRow < 0 && f.fm != nil {
+		f.onTap(ctx, x, y)
+	}
 	if st.dragRow >= 0 && st.moved {
 		dx, dy := f.layout.fromPx(f.fm.frame, math.Max(f.layout.px, math.Min(f.layout.px+f.layout.pw, x)), math.Max(f.layout.py, math.Min(f.layout.py+f.layout.ph, y)))
 		st.pending = nil
@@ -455,6 +587,38 @@ func pinchDist(p map[int][2]float64) float64 {
 		return 0
 	}
 	return math.Hypot(a[0][0]-a[1][0], a[0][1]-a[1][1])
+}
+
+func pinchCentre(p map[int][2]float64) [2]float64 {
+	var c [2]float64
+	for _, v := range p {
+		c[0], c[1] = c[0]+v[0]/float64(len(p)), c[1]+v[1]/float64(len(p))
+	}
+	return c
+}
+
+// gestureFrame is the window after a two-finger gesture that began over
+// window fr with the fingers d0 apart around c0 (canvas pixels) and now has
+// them d1 apart around c1: the data point that was under c0 is under c1,
+// and the window is scaled by d0/d1 (fingers apart zoom in). ok is false
+// for a degenerate gesture or window.
+func (l figLayout) gestureFrame(fr [4]float64, c0, c1 [2]float64, d0, d1 float64) (nf [4]float64, ok bool) {
+	if !(d0 > 0) || !(d1 > 0) || !(l.pw > 0) || !(l.ph > 0) {
+		return fr, false
+	}
+	k := math.Max(0.05, math.Min(20, d0/d1))
+	w, h := (fr[1]-fr[0])*k, (fr[3]-fr[2])*k
+	ax, ay := l.fromPx(fr, c0[0], c0[1])
+	nf[0] = ax - (c1[0]-l.px)/l.pw*w
+	nf[1] = nf[0] + w
+	nf[3] = ay + (c1[1]-l.py)/l.ph*h
+	nf[2] = nf[3] - h
+	for _, v := range nf {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fr, false
+		}
+	}
+	return nf, w > 1e-9 && h > 1e-9
 }
 
 // zoomAt zooms the current window by factor around a canvas position.

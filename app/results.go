@@ -56,7 +56,14 @@ func (r *ResultView) Render() app.UI {
 	// Every child is always there (possibly empty): go-app matches children
 	// by position, so a child that comes and goes would re-create the ones
 	// after it.
-	return app.Div().ID("result").Class("resultview").DataSet("state", state).Body(
+	// data-touch says what one finger does on the plot: "scroll" the page
+	// (the plot takes two), or "drag" a point or the difficulty brush
+	// (the stylesheet's touch-action follows it).
+	touch := "scroll"
+	if s.in.init(); dragTool(s.in.tool) && s.editable() {
+		touch = "drag"
+	}
+	return app.Div().ID("result").Class("resultview").DataSet("state", state).DataSet("touch", touch).Body(
 		&Status{S: s},
 		app.Div().Class("mapcontrols-wrap").Body(r.controls(sh, fitted), r.tools(sh)),
 		app.Div().Class("plots").Body(figs...),
@@ -207,7 +214,7 @@ func (r *ResultView) tools(sh *shown) app.UI {
 	s.in.init()
 	in := &s.in
 	type tool struct{ id, label, help string }
-	tools := []tool{{toolLook, "Look", "Hover or tap a point to read it; wheel or pinch to zoom, drag to pan"}}
+	tools := []tool{{toolLook, "Look", "Hover or tap a point to read it; wheel or pinch to zoom, drag to pan (two fingers on a touch screen: one scrolls the page)"}}
 	editable := s.editable()
 	if editable {
 		classes := sh.res.Data.Classes
