@@ -244,5 +244,9 @@ func watchLabel(trace []wire.Snapshot) string {
 	if len(trace) == 0 {
 		return "training…"
 	}
-	return fmt.Sprintf("training: iteration %d", trace[len(trace)-1].Iter)
+	last := trace[len(trace)-1]
+	if last.Speed > 1 {
+		return fmt.Sprintf("training: iteration %d · %g× speed", last.Iter, last.Speed)
+	}
+	return fmt.Sprintf("training: iteration %d", last.Iter)
 }

@@ -60,6 +60,19 @@ func (j *Job) Cancel() {
 	app.Window().Get("lupiPool").Call("cancel", j.id)
 }
 
+// Pace changes the pace of a running (or queued) watched fit: its speed,
+// or no more snapshots (wire.Pace).
+func (j *Job) Pace(p wire.Pace) {
+	if j == nil || j.done || runtime.GOOS != "js" {
+		return
+	}
+	body, err := json.Marshal(p)
+	if err != nil {
+		return
+	}
+	app.Window().Get("lupiPool").Call("signal", j.id, wire.KindPace, string(body))
+}
+
 // poolStarted is set once the pool has been asked to start.
 var poolStarted bool
 

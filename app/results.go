@@ -105,14 +105,17 @@ func (st *Status) Render() app.UI {
 			app.Span().ID("train-stage").Class("stage").Text(text),
 			app.Button().ID("train-cancel").Text("Cancel").OnClick(func(ctx app.Context, e app.Event) { s.cancelFit(); s.refresh() }),
 		)
+		if watched {
+			body = append(body, s.watchControls())
+		}
 		if len(s.fit.trace) > 0 {
-			body = append(body, traceChart("trace", s.fit.trace, true))
+			body = append(body, traceChart("trace", s.fit.trace, true, false))
 		}
 	case s.errorFor() != "":
 		body = append(body, app.P().ID("error").Class("error").Aria("live", "polite").Text(s.errorFor()))
 	}
 	if !s.busy() && s.errorFor() == "" && s.shown != nil && len(s.shown.trace) > 0 && !s.stale() {
-		body = append(body, traceChart("trace", s.shown.trace, false))
+		body = append(body, traceChart("trace", s.shown.trace, false, s.shown.skipped))
 	}
 	if s.stale() && !s.busy() {
 		why := "The settings changed since this result was computed."

@@ -70,6 +70,7 @@ type session struct {
 	// learn"); refit makes the next startFit train even when the result
 	// on screen is already for the current settings.
 	watching, refit bool
+	replay          replay // a watched fit's pace (trace.go)
 	// live is on while the user drags a slider or a point on small data:
 	// fits follow without the debounce, the latest settings winning.
 	live bool
@@ -112,6 +113,8 @@ type shown struct {
 	at     time.Time
 	est    estimate        // what the fit was predicted to take (zero: no prediction)
 	trace  []wire.Snapshot // the watched fit's snapshots, when it was watched
+	// skipped: the user skipped the watched fit to its end (trace.go)
+	skipped bool
 }
 
 // mapView is one decoded map.
@@ -441,6 +444,9 @@ func (s *session) startFit(ctx app.Context) {
 	}
 	set := s.set.Clone()
 	req := fitRequest(set, s.csv(), s.watching)
+	if s.watching {
+		req.WatchSpeed = s.replay.current()
+	}
 	s.refit = false
 	s.fit = fitJob{set: set, key: key, started: time.Now(), progress: wire.Progress{Fraction: 0, Stage: "waiting for the compute engine"}}
 	est, _ := s.estimate()
@@ -480,6 +486,7 @@ func (s *session) startFit(ctx app.Context) {
 				s.takePart(m, set, key, w)
 				if s.shown != nil && s.shown.key == key && s.shown.res != nil {
 					s.shown.est, s.shown.trace = est, trace
+					s.shown.skipped = s.replay.skipped == job
 					deviceSpeed.add(set.Model, est.Native, s.shown.res.Timing.Fit)
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -15,8 +16,9 @@ import (
 // on log scales when the measure asks for it: iterations come at 1, 2, 4,
 // …, and a KKT violation falls by orders of magnitude) as an inline SVG,
 // with the last value in words. The measures are the worker's; this only
-// places them.
-func traceChart(id string, trace []wire.Snapshot, running bool) app.UI {
+// places them. running says the fit is still training, skipped that its
+// snapshots stopped when the user skipped to the end.
+func traceChart(id string, trace []wire.Snapshot, running, skipped bool) app.UI {
 	if len(trace) == 0 {
 		return app.Div().ID(id)
 	}
@@ -76,7 +78,10 @@ func traceChart(id string, trace []wire.Snapshot, running bool) app.UI {
 	fmt.Fprintf(&b, `<polyline fill="none" stroke="#1f6fb2" stroke-width="1.5" points="%s"/>`, strings.Join(pts, " "))
 	b.WriteString(`</svg>`)
 	state := "while training"
-	if !running {
+	switch {
+	case !running && skipped:
+		state = "how the fit got there until skipped to the end"
+	case !running:
 		state = "how the fit got there"
 	}
 	stage := ""
@@ -86,5 +91,63 @@ func traceChart(id string, trace []wire.Snapshot, running bool) app.UI {
 	return app.Figure().ID(id).Class("trace-wrap").Body(
 		app.Raw(b.String()),
 		app.FigCaption().ID(id+"-text").Text(fmt.Sprintf("%s (%s): %s%.4g at iteration %d", upperFirst(last.Quantity), state, stage, last.Value, last.Iter)),
+	)
+}
+
+// replay is "Watch it learn"'s pace: how many times faster than the
+// engine's standard pace (one snapshot every 120 ms at most) a watched fit
+// shows its iterates — the user's choice, kept for the next watched fits —
+// and the watched fit the user skipped to the end of.
+type replay struct {
+	speed   float64 // 0: 1
+	skipped *Job
+}
+
+// watchSpeeds are the speeds offered.
+var watchSpeeds = []float64{1, 2, 4}
+
+func (r *replay) current() float64 {
+	if r.speed <= 0 {
+		return 1
+	}
+	return r.speed
+}
+
+// watchControls are a watched fit's speed (1×, 2×, 4×: a radio group, so
+// the arrow keys move between them) and "Skip to the end" (the fit then
+// finishes at full speed, with the same result); ids watch-speed-<n> and
+// watch-skip.
+func (s *session) watchControls() app.UI {
+	job := s.fit.job
+	if job != nil && s.replay.skipped == job {
+		return app.Div().ID("watch-controls").Class("watch-controls").Body(
+			app.Span().Class("stage").Text("Skipping to the end: training at full speed…"))
+	}
+	cur := s.replay.current()
+	return app.Div().ID("watch-controls").Class("watch-controls").Role("group").Aria("label", "Watching").Body(
+		app.Div().Class("tools").Role("radiogroup").Aria("label", "Watching speed").Body(
+			app.Span().Class("stage").Aria("hidden", "true").Text("Speed"),
+			app.Range(watchSpeeds).Slice(func(i int) app.UI {
+				sp := watchSpeeds[i]
+				id := "watch-speed-" + strconv.FormatFloat(sp, 'f', -1, 64)
+				return app.Label().Class("tool").For(id).Body(
+					app.Input().Type("radio").Name("watch-speed").ID(id).Checked(cur == sp).Aria("label", fmt.Sprintf("%g× speed", sp)).
+						OnChange(func(ctx app.Context, e app.Event) {
+							s.replay.speed = sp
+							s.fit.job.Pace(wire.Pace{Speed: sp})
+							s.refreshProgress()
+						}),
+					app.Text(fmt.Sprintf(" %g×", sp)),
+				)
+			}),
+		),
+		app.Button().ID("watch-skip").Text("Skip to the end").Title("Train at full speed without more snapshots: the result is the same").
+			OnClick(func(ctx app.Context, e app.Event) {
+				if j := s.fit.job; j != nil {
+					j.Pace(wire.Pace{Skip: true})
+					s.replay.skipped = j
+					s.refreshProgress()
+				}
+			}),
 	)
 }

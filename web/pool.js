@@ -18,6 +18,8 @@
 //     never competes with the page's own jobs for a core;
 //   - cancels a job by asking its worker, and terminates (and replaces) a
 //     worker that has not stopped within 100 ms;
+//   - passes a running job a message of the page's (signal: a watched
+//     fit's new pace), or holds it until the job starts;
 //   - replaces a worker whose engine died and fails its job with the reason.
 // Messages follow models/wire: {v, id, kind, body, bin}. Test hooks:
 // lupiPool.stats() and window.__lupiPoolLog (the last 200 events).
@@ -253,6 +255,20 @@ const lupiPool = (() => {
     note("run " + job.id + " " + job.kind + " on " + slot.index);
     const transfer = job.bin.filter((b) => b instanceof ArrayBuffer);
     slot.w.postMessage({ v: version, id: job.id, kind: job.kind, body: job.body, bin: job.bin }, transfer);
+    for (const [kind, body] of job.signals) slot.w.postMessage({ v: version, id: job.id, kind: kind, body: body, bin: [] });
+    job.signals = [];
+  }
+
+  // signal sends a running job a message (kind, JSON body) that steers it
+  // (a watched fit's pace), or keeps it for when the job starts; it returns
+  // false when the job has ended.
+  function signal(id, kind, body) {
+    const job = jobs.get(id);
+    if (!job || job.done) return false;
+    note("signal " + id + " " + kind);
+    if (job.slot) job.slot.w.postMessage({ v: version, id: id, kind: kind, body: body, bin: [] });
+    else job.signals.push([kind, body]);
+    return true;
   }
 
   // submit queues a job and returns its id. opts: {priority (higher first),
@@ -262,7 +278,7 @@ const lupiPool = (() => {
     const job = {
       id: nextID++, kind: kind, body: body, bin: bin || [], priority: opts.priority || 0,
       affinity: opts.affinity || null, alone: !!opts.alone, onMessage: opts.onMessage, slot: null, done: false,
-      queuedAt: performance.now(),
+      queuedAt: performance.now(), signals: [],
     };
     counters.jobs++;
     jobs.set(job.id, job);
@@ -317,6 +333,7 @@ const lupiPool = (() => {
     start: start,
     submit: submit,
     cancel: cancel,
+    signal: signal,
     setSize: setSize,
     keepDatasets: keepDatasets,
     size: () => size,

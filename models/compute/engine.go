@@ -43,6 +43,15 @@ type Engine struct {
 	// Build describes the engine's build (reported in Hello).
 	Build string
 
+	// nap stands in for time.Sleep when set (the tests see a watched
+	// fit's pauses).
+	nap func(time.Duration)
+
+	// paces holds watched fits' speeds by job id (Pace); it has a lock
+	// of its own, taken from the worker's message handler.
+	paceMu sync.Mutex
+	paces  map[int64]*pace
+
 	mu    sync.Mutex
 	index []datasets.IndexEntry
 	data  lru[*edited]
@@ -63,6 +72,14 @@ func New(fetch func(name string) ([]byte, error)) *Engine {
 		data: lru[*edited]{cap: 6}, kept: lru[*kept]{cap: 12}}
 }
 
+func (e *Engine) sleep(d time.Duration) {
+	if e.nap != nil {
+		e.nap(d)
+		return
+	}
+	time.Sleep(d)
+}
+
 // Hello is the engine's first message.
 func (e *Engine) Hello() wire.Message {
 	m, _ := wire.Encode(0, wire.KindHello, wire.Hello{Version: wire.Version, Build: e.Build}, nil)
@@ -76,6 +93,7 @@ type job struct {
 	e                       *Engine
 	start                   time.Time
 	lastYield, lastProgress time.Time
+	pace                    *pace // a watched fit's speed
 	// quiet, while set, yields but sends no progress (a watched fit's
 	// snapshot maps: the fit's own stage stays on screen).
 	quiet bool
@@ -110,7 +128,7 @@ func (j *job) send(kind string, v any, bin *wire.Bin) {
 // Cancelled. ctx is the job's: cancelling it stops the job. A panic is
 // caught here and ends the job with an internal Error naming the request.
 func (e *Engine) Handle(ctx context.Context, m wire.Message, emit func(wire.Message)) {
-	j := &job{id: m.ID, emit: emit, e: e, start: time.Now()}
+	j := &job{id: m.ID, emit: emit, e: e, start: time.Now(), pace: e.paceOf(m.ID, true)}
 	j.lastYield, j.lastProgress = j.start, j.start
 	defer func() {
 		if r := recover(); r != nil {

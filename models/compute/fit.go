@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -92,7 +93,7 @@ func (e *Engine) train(ctx context.Context, req wire.FitRequest, j *job) (*run.O
 		cfg.MemoryBudget = float64(req.Budget)
 	}
 	if req.Watch {
-		if cfg.Watch, err = e.watch(cfg, req.Grid != nil, j); err != nil {
+		if cfg.Watch, err = e.watch(cfg, req.Grid != nil, req.WatchSpeed, j); err != nil {
 			return nil, nil, nil, err
 		}
 	}
@@ -117,27 +118,41 @@ func (e *Engine) calibrate(ctx context.Context, req wire.FitRequest, j *job) (an
 		Timing: wire.Timing{Fit: o.FitSeconds, FitWall: o.FitWallSeconds, Predict: o.PredictSeconds}}}, nil, nil
 }
 
-// watchPace is the shortest time between two snapshots sent to the page:
-// a fit of a few milliseconds is slowed down so that people see it learn.
+// watchPace is the shortest time between two snapshots sent to the page at
+// speed 1: a fit of a few milliseconds is slowed down so that people see it
+// learn. The page may ask for a faster pace, or for no more snapshots
+// (wire.Pace).
 const watchPace = 120 * time.Millisecond
 
 // watch sends a watched fit's snapshots as Parts, each with its map of view
 // A (WatchSide cells a side, in the frame the result will have) when
-// withMaps and the snapshot has a model.
-func (e *Engine) watch(cfg run.Config, withMaps bool, j *job) (*model.Watch, error) {
+// withMaps and the snapshot has a model, at most one every watchPace/speed.
+func (e *Engine) watch(cfg run.Config, withMaps bool, speed float64, j *job) (*model.Watch, error) {
 	lay, err := run.Layout(cfg) // the split, scaling and frame of the coming result
 	if err != nil {
 		return nil, err
 	}
 	plot := plotOf(lay)
+	j.pace.start(speed)
 	frames := &model.Frames{Interval: watchPace}
 	start := time.Now()
 	var spent time.Duration // inside Take: not the fit's time
 	var sent time.Time
-	return &model.Watch{Due: frames.Due, Take: func(sn model.Snapshot) {
+	return &model.Watch{Due: func(iter int) bool {
+		speed, skip := j.pace.get()
+		if skip {
+			return false
+		}
+		frames.Interval = time.Duration(float64(watchPace) / speed)
+		return frames.Due(iter)
+	}, Take: func(sn model.Snapshot) {
+		speed, skip := j.pace.get()
+		if skip {
+			return
+		}
 		t0 := time.Now()
 		ws := &wire.Snapshot{Iter: sn.Iter, Stage: sn.Stage, Quantity: sn.Quantity, Value: sn.Value, Log: sn.Log,
-			Seconds: (t0.Sub(start) - spent).Seconds()}
+			Seconds: (t0.Sub(start) - spent).Seconds(), Speed: speed}
 		var gr *wire.GridResult
 		var bin *wire.Bin
 		if withMaps && sn.Model != nil && len(plot.Maps) > 0 {
@@ -149,13 +164,82 @@ func (e *Engine) watch(cfg run.Config, withMaps bool, j *job) (*model.Watch, err
 			gr, bin, _ = mapOf(&at, plot.Maps[0], plot.Frame, wire.WatchSide, j)
 			j.quiet = false
 		}
-		if wait := watchPace - time.Since(sent); !sent.IsZero() && wait > 0 {
-			time.Sleep(wait)
+		if wait := time.Duration(float64(watchPace)/speed) - time.Since(sent); !sent.IsZero() && wait > 0 {
+			e.sleep(wait)
 		}
 		j.send(wire.KindPart, part{Snapshot: ws, Grid: gr}, bin)
 		sent = time.Now()
 		spent += time.Since(t0)
 	}}, nil
+}
+
+// pace is a watched fit's speed, which a Pace message may change while the
+// fit runs (from another goroutine: the worker's message handler).
+type pace struct {
+	mu    sync.Mutex
+	set   bool // by a Pace message, which wins over the request's speed
+	speed float64
+	skip  bool
+}
+
+// clampSpeed keeps a requested speed within [1/4, 64] (0 or less: 1).
+func clampSpeed(s float64) float64 {
+	if !(s > 0) {
+		return 1
+	}
+	return math.Max(0.25, math.Min(64, s))
+}
+
+// start sets the request's speed unless a Pace message came first.
+func (p *pace) start(speed float64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.set {
+		p.speed = clampSpeed(speed)
+	}
+}
+
+func (p *pace) change(m wire.Pace) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.set = true
+	if m.Skip {
+		p.skip = true
+	} else {
+		p.speed = clampSpeed(m.Speed)
+	}
+}
+
+func (p *pace) get() (speed float64, skip bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return clampSpeed(p.speed), p.skip
+}
+
+// Pace changes the pace of job id, a watched fit (wire.Pace); it may come
+// before the job has started.
+func (e *Engine) Pace(id int64, m wire.Pace) { e.paceOf(id, false).change(m) }
+
+// paceOf returns job id's pace control, made when no Pace message came
+// before; a job's start (starting) drops those of earlier jobs, which have
+// ended.
+func (e *Engine) paceOf(id int64, starting bool) *pace {
+	e.paceMu.Lock()
+	defer e.paceMu.Unlock()
+	if e.paces == nil {
+		e.paces = map[int64]*pace{}
+	}
+	p := e.paces[id]
+	if p == nil {
+		p = &pace{}
+		e.paces[id] = p
+	}
+	for k := range e.paces {
+		if starting && k < id {
+			delete(e.paces, k)
+		}
+	}
+	return p
 }
 
 // points lays out the data's points without a model.

@@ -65,6 +65,17 @@ type FitRequest struct {
 	// it): Part messages with a Snapshot and, with Grid, its map at
 	// WatchSide cells a side, paced for people to see.
 	Watch bool `json:"watch,omitempty"`
+	// WatchSpeed is how many times faster than that pace the snapshots
+	// come (0: 1); a Pace message changes it while the fit runs.
+	WatchSpeed float64 `json:"watch_speed,omitempty"`
+}
+
+// Pace changes a running watched fit's pace (a KindPace message with the
+// fit's id): Speed as FitRequest.WatchSpeed, or Skip: no more snapshots,
+// the fit finishes as fast as an unwatched one (with the same result).
+type Pace struct {
+	Speed float64 `json:"speed,omitempty"`
+	Skip  bool    `json:"skip,omitempty"`
 }
 
 // WatchSide is the side of a snapshot's map (cells): coarse enough to be
@@ -81,6 +92,8 @@ type Snapshot struct {
 	// Seconds is the fit's time when it was taken (without the time
 	// spent on snapshots).
 	Seconds float64 `json:"seconds"`
+	// Speed is the pace it was sent at (FitRequest.WatchSpeed).
+	Speed float64 `json:"speed,omitempty"`
 }
 
 // Note is a notice about what the worker chose for the user.

@@ -44,6 +44,7 @@ const (
 	KindExpTask    = "exptask"    // ExpTaskRequest → one finished task (JSON)
 	KindExpReduce  = "expreduce"  // ExpPlanRequest → ExpResult: the tables from every finished task
 	KindCancel     = "cancel"     // (no body): stop the job with this id
+	KindPace       = "pace"       // Pace: change the pace of the watched fit with this id
 	KindForget     = "forget"     // ForgetRequest: drop kept models
 )
 

@@ -3,8 +3,8 @@
 // Command compute is LUPI Lab's compute worker (GOOS=js GOARCH=wasm, run by
 // web/worker.js inside a Web Worker): every model, solver and data reader,
 // and no UI. It moves messages between JavaScript and the engine of package
-// compute, one job at a time; a Cancel message reaches a running job
-// whenever the job yields (compute.Engine.Yield).
+// compute, one job at a time; a Cancel or a Pace message reaches a running
+// job whenever the job yields (compute.Engine.Yield) or sleeps.
 package main
 
 import (
@@ -36,6 +36,15 @@ func main() {
 				c()
 			}
 			mu.Unlock()
+			return
+		}
+		if m.Kind == wire.KindPace {
+			// a running (or queued) watched fit's new pace, which it
+			// reads between two snapshots
+			var p wire.Pace
+			if _, err := m.Decode(&p); err == nil {
+				e.Pace(m.ID, p)
+			}
 			return
 		}
 		select {
