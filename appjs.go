@@ -68,9 +68,12 @@ async function lupiInstantiate(url, showProgress, importObject, instantiateStrea
       w.onmessage = (e) => {
         const m = e.data || {};
         if (m.progress !== undefined) {
-          showProgress(m.progress);
+          if (!compiled) showProgress(m.progress); // (a late count after the module)
         } else if (m.module) {
           compiled = m.module;
+          // the bytes are in (100 %); the interface now starts
+          const label = document.getElementById("app-wasm-loader-label");
+          if (label) label.innerText = "Starting the interface…";
           timer = setTimeout(() => done({ stopped: "the warm-up took more than " + limit + " ms: started without it" }), limit);
         } else if (m.replayed !== undefined) {
           window.__lupiWarm = Object.assign({}, window.__lupiWarm, m.replayed);

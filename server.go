@@ -180,8 +180,10 @@ func handler(version string, cacheable []string, base string) *app.Handler {
 		},
 		BackgroundColor: "#ffffff",
 		ThemeColor:      "#1f4e79",
-		LoadingLabel:    "Loading LUPI Lab… {progress}%",
-		Styles:          []string{"/web/style.css"},
+		// the UI build only: the compute engine's loading follows in the
+		// page (app/results.go's Status)
+		LoadingLabel: "Loading the interface… {progress} %",
+		Styles:       []string{"/web/style.css"},
 		// pool.js runs the compute workers (web/worker.js with compute.wasm).
 		Scripts: []string{"/web/boot.js", "/web/pool.js", "/web/draw.js"},
 		CacheableResources: append([]string{

@@ -114,6 +114,54 @@ func ComputeReady(ctx app.Context, fn func(ctx app.Context)) {
 	pool.Call("onReady", cb)
 }
 
+// ComputeLoad is how far the compute engine's loading is (web/pool.js's
+// loading()): Phase "waiting" (not started), "fetching" (Loaded of Total
+// bytes of compute.wasm; Total 0 when not known), "starting" (compiled; the
+// engine starting in its worker), "ready" or "failed".
+type ComputeLoad struct {
+	Phase         string
+	Loaded, Total float64
+}
+
+// ComputeLoading returns how far the compute engine's loading is.
+func ComputeLoading() ComputeLoad {
+	if runtime.GOOS != "js" {
+		return ComputeLoad{Phase: "waiting"}
+	}
+	pool := app.Window().Get("lupiPool")
+	if !pool.Truthy() || !pool.Get("loading").Truthy() {
+		return ComputeLoad{Phase: "waiting"}
+	}
+	l := pool.Call("loading")
+	return ComputeLoad{Phase: l.Get("phase").String(), Loaded: l.Get("loaded").Float(), Total: l.Get("total").Float()}
+}
+
+// OnComputeLoading calls fn on the UI goroutine at each step of the compute
+// engine's loading, until it is ready; stop ends the calls.
+func OnComputeLoading(ctx app.Context, fn func(ctx app.Context)) (stop func()) {
+	stop = func() {}
+	if runtime.GOOS != "js" {
+		return stop
+	}
+	pool := app.Window().Get("lupiPool")
+	if !pool.Truthy() || !pool.Get("onLoading").Truthy() {
+		return stop // (the UI build's warm-up stand-in has none)
+	}
+	cb := app.FuncOf(func(this app.Value, args []app.Value) any {
+		ctx.Dispatch(fn)
+		return nil
+	})
+	off := pool.Call("onLoading", cb)
+	stopped := false
+	return func() {
+		if !stopped {
+			stopped = true
+			off.Invoke()
+			cb.Release()
+		}
+	}
+}
+
 // ComputeFailed returns why the compute engine could not load ("" if it did
 // or is loading).
 func ComputeFailed() string {

@@ -72,27 +72,69 @@ func (r *ResultView) Render() app.UI {
 	)
 }
 
-// Status is the line above the plot: progress with the time left and
-// Cancel, the last fit's error, or why the result is out of date. It is
-// the only part redrawn on progress messages.
+// Status is the line above the plot: how far the compute engine's loading
+// is (before the first fit can start), a fit's progress with the time left
+// and Cancel, the last fit's error, or why the result is out of date. It
+// is the only part redrawn on progress messages.
 type Status struct {
 	app.Compo
 	S *session
+
+	stopLoad func()
 }
 
 func (st *Status) showsProgress() {}
 
-// OnMount registers the line.
-func (st *Status) OnMount(ctx app.Context) { st.S.register(st) }
+// OnMount registers the line and follows the compute engine's loading.
+func (st *Status) OnMount(ctx app.Context) {
+	st.S.register(st)
+	if !st.S.computeReady {
+		st.stopLoad = OnComputeLoading(ctx, func(ctx app.Context) { st.S.refreshProgress() })
+	}
+}
 
 // OnDismount unregisters it.
-func (st *Status) OnDismount() { st.S.unregister(st) }
+func (st *Status) OnDismount() {
+	st.S.unregister(st)
+	if st.stopLoad != nil {
+		st.stopLoad()
+		st.stopLoad = nil
+	}
+}
+
+// loadStatus says how far the compute engine's loading is: the bar's
+// fraction (−1: indeterminate) and the text. The interface's own loading
+// (app.wasm) was go-app's loader's; this is the second half of a first
+// visit, which that loader's "100 %" did not cover.
+func loadStatus(l ComputeLoad) (frac float64, text string) {
+	const mb = 1 << 20
+	switch l.Phase {
+	case "fetching":
+		if l.Total > 0 {
+			f := math.Min(1, l.Loaded/l.Total)
+			return f, fmt.Sprintf("Loading the compute engine… %d %%", int(math.Floor(f*100)))
+		}
+		return -1, fmt.Sprintf("Loading the compute engine… %.1f MB", l.Loaded/mb)
+	case "starting", "ready":
+		return -1, "Starting the compute engine…"
+	}
+	return -1, "Loading the compute engine…"
+}
 
 // Render implements app.Composer.
 func (st *Status) Render() app.UI {
 	s := st.S
 	var body []app.UI
 	switch {
+	case !s.computeReady && s.computeErr == "" && ComputeFailed() != "":
+		body = append(body, app.P().ID("compute-error").Class("error").Text("The compute engine could not load: "+ComputeFailed()))
+	case !s.computeReady && s.computeErr == "":
+		frac, text := loadStatus(ComputeLoading())
+		bar := app.Progress().ID("compute-progress").Max(1).Aria("label", "Loading the compute engine")
+		if frac >= 0 {
+			bar = bar.Value(frac)
+		}
+		body = append(body, bar, app.Span().ID("compute-stage").Class("stage").Text(text))
 	case s.busy():
 		watched := s.watching || len(s.fit.trace) > 0
 		frac, text := fitStatus(s.fit.progress, s.fit.est.Seconds, time.Since(s.fit.started).Seconds(), watched)

@@ -94,3 +94,25 @@ func TestFitStatusKnowsTheEnginesStages(t *testing.T) {
 	}
 }
 
+// TestLoadStatus: the status line says what loads and how far: the compute
+// engine's bytes as a percentage when the size is known, the bytes alone
+// when not, and no percentage while the engine starts.
+func TestLoadStatus(t *testing.T) {
+	const mb = 1 << 20
+	for _, c := range []struct {
+		l    ComputeLoad
+		frac float64
+		text string
+	}{
+		{ComputeLoad{Phase: "waiting"}, -1, "Loading the compute engine…"},
+		{ComputeLoad{Phase: "fetching", Loaded: 0.75 * mb, Total: 3 * mb}, 0.25, "Loading the compute engine… 25 %"},
+		{ComputeLoad{Phase: "fetching", Loaded: 3 * mb, Total: 3 * mb}, 1, "Loading the compute engine… 100 %"},
+		{ComputeLoad{Phase: "fetching", Loaded: 1.25 * mb}, -1, "Loading the compute engine… 1.2 MB"},
+		{ComputeLoad{Phase: "starting", Loaded: 3 * mb, Total: 3 * mb}, -1, "Starting the compute engine…"},
+	} {
+		frac, text := loadStatus(c.l)
+		if frac != c.frac || text != c.text {
+			t.Errorf("%+v: %v %q, want %v %q", c.l, frac, text, c.frac, c.text)
+		}
+	}
+}

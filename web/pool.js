@@ -3,7 +3,11 @@
 // here, and each job runs in one worker. The pool
 //   - has its first worker fetch and compile compute.wasm (so the main
 //     thread never decodes the module's bytes), which sends the compiled
-//     module back; every later worker is handed that module;
+//     module back; every later worker is handed that module. What the
+//     loading has got to — "waiting", "fetching" (bytes loaded of total),
+//     "starting" (compiled, the engine starting), "ready" or "failed" — is
+//     loading(), and onLoading(cb) calls cb at each change (the page's
+//     "Loading the compute engine… N %");
 //   - starts workers on demand, up to its size (navigator.hardwareConcurrency,
 //     capped at 4, overridable): one more when a job has waited GROW_AFTER_MS
 //     for a free worker. Starting a worker costs its own instance of the
@@ -41,6 +45,8 @@ const lupiPool = (() => {
   const queue = []; // jobs not yet started
   const jobs = new Map(); // id → job
   const readyCallbacks = [];
+  const load = { phase: "waiting", loaded: 0, total: 0 };
+  const loadCallbacks = new Set();
   let nextID = 1;
   let generation = 0;
   let growTimer = null;
@@ -50,6 +56,20 @@ const lupiPool = (() => {
   function note(event) {
     log.push([Math.round(performance.now()), event]);
     if (log.length > 200) log.shift();
+  }
+
+  // loaded records how far the compute engine's loading is and tells the
+  // page.
+  function loaded(phase, bytes, total) {
+    if (load.phase === "ready" || load.phase === "failed") return;
+    load.phase = phase;
+    if (bytes !== undefined) {
+      load.loaded = bytes;
+      load.total = total;
+    }
+    for (const cb of Array.from(loadCallbacks)) {
+      try { cb(); } catch (err) { console.error(err); }
+    }
   }
 
   // start starts the first worker, which fetches and compiles
@@ -72,6 +92,7 @@ const lupiPool = (() => {
     if (m.module) {
       module = m.module;
       note("compiled");
+      loaded("starting");
       pump();
       precache();
       return;
@@ -80,6 +101,7 @@ const lupiPool = (() => {
     try { why = JSON.parse(m.body).message; } catch (err) { /* keep the default */ }
     moduleError = "could not load the compute engine (" + wasmURL + "): " + why;
     note("compile failed");
+    loaded("failed");
     for (const job of Array.from(queue)) finish(job, "error", JSON.stringify({ kind: "internal", message: moduleError }), []);
     queue.length = 0;
   }
@@ -173,9 +195,17 @@ const lupiPool = (() => {
       compiled(m);
       return;
     }
+    if (m.kind === "loading") {
+      if (module || moduleError) return;
+      let p = {};
+      try { p = JSON.parse(m.body); } catch (err) { /* no numbers */ }
+      loaded("fetching", p.loaded || 0, p.total || 0);
+      return;
+    }
     if (m.kind === "hello") {
       slot.ready = true;
       note("ready " + slot.index);
+      loaded("ready");
       while (readyCallbacks.length) {
         try { readyCallbacks.shift()(); } catch (err) { console.error(err); }
       }
@@ -339,6 +369,13 @@ const lupiPool = (() => {
     size: () => size,
     ready: () => workers.some((s) => s.ready),
     failed: () => moduleError || "",
+    loading: () => Object.assign({}, load),
+    // onLoading calls cb at each change of loading() until the engine is
+    // ready (or failed); it returns a function that stops the calls.
+    onLoading: (cb) => {
+      loadCallbacks.add(cb);
+      return () => loadCallbacks.delete(cb);
+    },
     onReady: (cb) => {
       if (workers.some((s) => s.ready)) cb();
       else readyCallbacks.push(cb);
