@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -282,9 +284,10 @@ func TestPoolGrowsForWorkThatWaits(t *testing.T) {
 
 // TestComputeWorkerReportsLoadFailures: the first worker fetches and
 // compiles compute.wasm itself (the main thread never decodes it) and sends
-// the module back; when the address is missing or is not WebAssembly it
-// sends the reason instead, which the pool shows as "could not load the
-// compute engine".
+// the module back, after {kind: "loading"} messages that count its bytes
+// (up to compute.wasm's raw size); when the address is missing or is not
+// WebAssembly it sends the reason instead, which the pool shows as "could
+// not load the compute engine".
 func TestComputeWorkerReportsLoadFailures(t *testing.T) {
 	url := startServer(t)
 	b := newBrowser(t, 1280, 900)
@@ -293,13 +296,34 @@ func TestComputeWorkerReportsLoadFailures(t *testing.T) {
 		var got map[string]any
 		b.run(t, chromedp.Evaluate(fmt.Sprintf(`new Promise((resolve) => {
 			const w = new Worker("/web/worker.js");
-			w.onmessage = (e) => { w.terminate(); resolve({kind: e.data.kind, body: e.data.body || "", module: e.data.module instanceof WebAssembly.Module}); };
+			const loading = [];
+			w.onmessage = (e) => {
+				if (e.data.kind === "loading") { loading.push(JSON.parse(e.data.body)); return; }
+				w.terminate();
+				resolve({kind: e.data.kind, body: e.data.body || "", module: e.data.module instanceof WebAssembly.Module, loading: loading});
+			};
 			w.postMessage({v: 1, id: 0, kind: "init", url: location.origin + %q});
 		})`, file), &got, awaitPromise))
 		return got
 	}
-	if got := init("/web/compute.wasm"); got["kind"] != "module" || got["module"] != true {
+	got := init("/web/compute.wasm")
+	if got["kind"] != "module" || got["module"] != true {
 		t.Errorf("compute.wasm: the worker answered %v, want the compiled module", got)
+	}
+	raw, err := os.Stat(filepath.Join(repoRoot, "web", "compute.wasm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts, _ := got["loading"].([]any)
+	var lastLoaded, lastTotal float64
+	if len(counts) > 0 {
+		c, _ := counts[len(counts)-1].(map[string]any)
+		lastLoaded, _ = c["loaded"].(float64)
+		lastTotal, _ = c["total"].(float64)
+	}
+	t.Logf("compute.wasm: %d loading messages before the module, the last %v of %v bytes (raw size %d)", len(counts), lastLoaded, lastTotal, raw.Size())
+	if len(counts) < 2 || lastTotal != float64(raw.Size()) {
+		t.Errorf("compute.wasm: loading messages %v; want its bytes counted up to its raw size %d", counts, raw.Size())
 	}
 	for file, want := range map[string]string{"/web/no-such.wasm": "404", "/web/style.css": "CompileError"} {
 		got := init(file)
