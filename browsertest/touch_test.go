@@ -97,6 +97,8 @@ func TestTouchScrollsThePage(t *testing.T) {
 	}
 	cx, cy := box.X+box.W/2, box.Y+box.H/2
 	frame0, y0 := figFrame(t, b), b.scrollY(t)
+	// the hint shows for a moment: note it when it does
+	b.run(t, chromedp.Evaluate(`window.__hint = ""; setInterval(() => { const h = document.getElementById("touch-hint-a"); if (h && !window.__hint) window.__hint = h.textContent; }, 20); true`, nil))
 
 	// One finger up the plot: the page scrolls, the plot stays.
 	b.swipe(t, 0, -180, [2]float64{cx, cy + 60})
@@ -108,7 +110,8 @@ func TestTouchScrollsThePage(t *testing.T) {
 	if y1 < y0+60 {
 		t.Errorf("a one-finger swipe up the plot scrolled the page by %.0f px; want the page to follow the finger", y1-y0)
 	}
-	hint := b.jsString(t, `(document.getElementById("touch-hint-a")||{}).textContent`)
+	b.waitJS(t, `window.__hint`, 5*time.Second)
+	hint := b.jsString(t, `window.__hint`)
 	t.Logf("hint: %q", hint)
 	if hint == "" {
 		t.Error("no hint on how to move the plot after a one-finger swipe on it")
