@@ -29,6 +29,22 @@ const paintHooks = `(() => {
   } });
 })()`
 
+// openFitted opens link (a path and query) with hooks run before the app
+// starts, and waits for its fit and the first figure's map.
+func openFitted(t *testing.T, hooks, link string) *browser {
+	t.Helper()
+	u := startServer(t)
+	b := newBrowser(t, 1280, 900)
+	b.run(t, chromedp.ActionFunc(func(ctx context.Context) error {
+		_, err := page.AddScriptToEvaluateOnNewDocument(hooks).Do(ctx)
+		return err
+	}))
+	b.run(t, chromedp.Navigate(u+link), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
+	b.waitFresh(t, 3*time.Minute)
+	b.waitMap(t, "a", time.Minute)
+	return b
+}
+
 // TestFiguresPaintInTasksOfTheirOwn checks that the figures are painted each
 // in a task of its own, after the task that decoded a fit's message and
 // re-rendered the page (app/paint.go paintLater): a two-view model's fit
@@ -36,15 +52,7 @@ const paintHooks = `(() => {
 // share a task (before, both ran at the end of the page's update, in one
 // long task).
 func TestFiguresPaintInTasksOfTheirOwn(t *testing.T) {
-	u := startServer(t)
-	b := newBrowser(t, 1280, 900)
-	b.run(t, chromedp.ActionFunc(func(ctx context.Context) error {
-		_, err := page.AddScriptToEvaluateOnNewDocument(paintHooks).Do(ctx)
-		return err
-	}))
-	b.run(t, chromedp.Navigate(u+"/?data=gen:twoview2d&n=120&noise=0.2&seed=2&train=70&model=svm2k"), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
-	b.waitFresh(t, 3*time.Minute)
-	b.waitMap(t, "a", time.Minute)
+	b := openFitted(t, paintHooks, "/?data=gen:twoview2d&n=120&noise=0.2&seed=2&train=70&model=svm2k")
 	b.waitMap(t, "b", time.Minute)
 	var p struct {
 		Draws  int      `json:"draws"`
@@ -89,15 +97,7 @@ const fontHooks = `(() => {
 // figure paint (nothing ran before it) or outside any figure paint
 // (web/draw.js lupiDraw.warmText, which the app runs after its first paint).
 func TestFigureFontsResolvedOutsideItsPaints(t *testing.T) {
-	u := startServer(t)
-	b := newBrowser(t, 1280, 900)
-	b.run(t, chromedp.ActionFunc(func(ctx context.Context) error {
-		_, err := page.AddScriptToEvaluateOnNewDocument(fontHooks).Do(ctx)
-		return err
-	}))
-	b.run(t, chromedp.Navigate(u+"/?data=gen:lupi2d&n=200&noise=0.2&seed=1&train=70&model=svm"), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
-	b.waitFresh(t, 3*time.Minute)
-	b.waitMap(t, "a", time.Minute)
+	b := openFitted(t, fontHooks, "/?data=gen:lupi2d&n=200&noise=0.2&seed=1&train=70&model=svm")
 	var calls [][3]any
 	b.run(t, chromedp.Evaluate(`window.__fonts`, &calls))
 	first := map[string][3]any{}
