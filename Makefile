@@ -17,7 +17,8 @@ FUZZTIME ?= 10m
 BROTLI_Q ?= 5
 
 .PHONY: all run server wasm static test deps lint unit fuzz-short browser screenshots bench bench-svm bench-svmplus bench-svmplus-rbf bench-svmplus-paper bench-svmplus-real \
-        bench-gp bench-joint bench-twin bench-multiview bench-qp bench-gp-wasm bench-grid bench-grid-wasm bench-gp-web bench-web bench-experiments fixtures-qp fixtures-refs fuzz load datasets clean
+        bench-gp bench-joint bench-twin bench-multiview bench-qp bench-gp-wasm bench-grid bench-grid-wasm bench-gp-web bench-web bench-experiments fixtures-qp fixtures-refs fuzz load datasets clean \
+        cost-table cost-calibrate cost-penalty cost-wasm
 
 all: wasm server
 
@@ -155,12 +156,16 @@ screenshots: wasm server
 ## cost-table: the cost model's predicted time and memory against measurements, every model on every
 ## shipped dataset it suits and on its default generated set (COST_BUDGET: largest predicted CPU
 ## seconds measured; larger fits run on a sub-sample). cost-calibrate re-measures and rewrites
-## models/spec/costs.go (about an hour); cost-wasm measures the WebAssembly factor under Node.js.
+## models/spec/costs.go (about an hour); cost-penalty re-measures how the time grows with C on
+## overlapping classes and rewrites models/spec/penalties.go (a few minutes); cost-wasm measures the
+## WebAssembly factor under Node.js.
 COST_BUDGET ?= 10
 cost-table:
 	$(GO) run ./scripts/cost table -budget $(COST_BUDGET)
 cost-calibrate:
 	$(GO) run ./scripts/cost calibrate -save cost-measurements.jsonl -w models/spec/costs.go
+cost-penalty:
+	$(GO) run ./scripts/cost penalty -w models/spec/penalties.go
 cost-wasm:
 	$(GO) run ./scripts/cost wasm
 ## load: 10 000 requests at concurrency 64 against a local server it starts (loopback only)

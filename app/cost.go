@@ -18,6 +18,10 @@ type estimate struct {
 	// Native is the catalogue's prediction before this browser's speed
 	// correction (the calibration machine's WebAssembly seconds).
 	Native float64
+	// UpTo says Seconds is an upper bound: a penalty well above its
+	// default makes the time depend on how much the classes overlap, and
+	// the estimate assumes the slow case (spec.Estimate.UpTo).
+	UpTo bool
 }
 
 // estimate returns the cost of the current fit from the catalogue's cost
@@ -39,7 +43,7 @@ func (s *session) estimate() (estimate, bool) {
 		return estimate{}, false
 	}
 	native := e.BrowserSeconds()
-	return estimate{Seconds: native * deviceSpeed.factor(m.ID), Bytes: e.Bytes, Native: native}, true
+	return estimate{Seconds: native * deviceSpeed.factor(m.ID), Bytes: e.Bytes, Native: native, UpTo: e.UpTo()}, true
 }
 
 // shape is the training data's shape for the cost model.
@@ -166,11 +170,15 @@ func (s *session) liveAllowed() bool {
 	return !ok || est.Seconds < 0.2
 }
 
-// say writes an estimate for people; short fits are "under 0.1 s" (the
-// cost model is calibrated on fits of 0.05 s and more).
+// say writes an estimate for people: "about 3 s", "up to 40 s"; short
+// fits are "under 0.1 s" (the cost model is calibrated on fits of 0.05 s
+// and more).
 func (e estimate) say() string {
-	if e.Seconds < 0.1 {
+	switch {
+	case e.Seconds < 0.1:
 		return "under 0.1 s"
+	case e.UpTo:
+		return "up to " + duration(e.Seconds)
 	}
-	return duration(e.Seconds)
+	return "about " + duration(e.Seconds)
 }

@@ -94,8 +94,11 @@ func (m *ModelPanel) trainRow(ms *spec.Spec) app.UI {
 	var note string
 	if est, ok := s.estimate(); ok {
 		if est.Seconds > autoTrainSeconds {
-			label = "Train (about " + duration(est.Seconds) + ")"
-			note = fmt.Sprintf("Estimated at about %s in this browser, so it waits for a click.", duration(est.Seconds))
+			label = "Train (" + est.say() + ")"
+			note = fmt.Sprintf("Estimated at %s in this browser, so it waits for a click.", est.say())
+			if est.UpTo {
+				note = fmt.Sprintf("Estimated at %s in this browser, so it waits for a click: with a large C the time depends on how much the classes overlap (the estimate assumes they overlap a lot).", est.say())
+			}
 		}
 	}
 	disabled := s.busy() || len(s.fieldErrs) > 0 || s.compatible(ms) != ""

@@ -137,7 +137,7 @@ func (st *Status) Render() app.UI {
 		body = append(body, bar, app.Span().ID("compute-stage").Class("stage").Text(text))
 	case s.busy():
 		watched := s.watching || len(s.fit.trace) > 0
-		frac, text := fitStatus(s.fit.progress, s.fit.est.Seconds, time.Since(s.fit.started).Seconds(), watched)
+		frac, text := fitStatus(s.fit.progress, s.fit.est, time.Since(s.fit.started).Seconds(), watched)
 		bar := app.Progress().ID("train-progress").Max(1).Aria("label", "Progress of the fit")
 		if frac >= 0 {
 			bar = bar.Value(frac)
@@ -179,8 +179,9 @@ const (
 
 // fitStatus is what the status line says of a running fit: the bar's
 // fraction (−1: indeterminate) and the text, from the fit's last progress
-// p, the cost model's estimate of its training (est seconds, 0: none), the
-// seconds since it started and whether it is watched. Solvers tell their
+// p, the cost model's estimate of its training (est.Seconds 0: none; an
+// upper bound when est.UpTo), the seconds since it started and whether it
+// is watched. Solvers tell their
 // progress poorly (SMO and EP cannot say how far they are; type-II ML's
 // steps differ in cost): while the model trains, the time spent against the
 // estimate carries the bar and the time left, the solver's own fraction
@@ -188,7 +189,8 @@ const (
 // trained, the scoring of the points and the map are said for what they
 // are, with no percentage and no time left (nothing predicts them), and a
 // watched fit, slowed down to be seen, is not held to it either.
-func fitStatus(p wire.Progress, est, elapsed float64, watched bool) (frac float64, text string) {
+func fitStatus(p wire.Progress, e estimate, elapsed float64, watched bool) (frac float64, text string) {
+	est := e.Seconds
 	so := ""
 	if elapsed >= 1 {
 		so = " · " + duration(elapsed) + " so far"
@@ -208,8 +210,12 @@ func fitStatus(p wire.Progress, est, elapsed float64, watched bool) (frac float6
 	if est > 0 && !watched {
 		frac = math.Max(frac, math.Min(0.95, elapsed/est))
 		switch rest := est - elapsed; {
+		case rest > 1 && e.UpTo:
+			left = " · up to " + duration(rest) + " left (estimated)"
 		case rest > 1:
 			left = " · about " + duration(rest) + " left (estimated)"
+		case rest < -1 && e.UpTo:
+			left = " · taking longer than the " + duration(est) + " estimated at most"
 		case rest < -1:
 			left = " · taking longer than the " + duration(est) + " estimated"
 		default:

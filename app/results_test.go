@@ -20,16 +20,16 @@ import (
 // the 2 s estimated", while a large map was drawn).
 func TestFitStatus(t *testing.T) {
 	// training: the estimate carries the bar and the time left
-	frac, text := fitStatus(wire.Progress{Fraction: -1, Stage: "SMO", Message: "max KKT violation 0.3"}, 10, 4, false)
+	frac, text := fitStatus(wire.Progress{Fraction: -1, Stage: "SMO", Message: "max KKT violation 0.3"}, estimate{Seconds: 10}, 4, false)
 	if frac != 0.4 || !strings.Contains(text, "about 6 s left (estimated)") || !strings.HasPrefix(text, "SMO — max KKT violation 0.3") {
 		t.Errorf("training, 4 s of an estimated 10: %v %q", frac, text)
 	}
-	frac, text = fitStatus(wire.Progress{Fraction: -1, Stage: "SMO"}, 2, 5, false)
+	frac, text = fitStatus(wire.Progress{Fraction: -1, Stage: "SMO"}, estimate{Seconds: 2}, 5, false)
 	if frac != 0.95 || !strings.Contains(text, "taking longer than the 2 s estimated") {
 		t.Errorf("training past its estimate: %v %q", frac, text)
 	}
 	// the solver's own fraction, without an estimate
-	if frac, text = fitStatus(wire.Progress{Fraction: 0.5, Stage: "EP sweep 3"}, 0, 3, false); frac != 0.5 || !strings.Contains(text, "about 3 s left") {
+	if frac, text = fitStatus(wire.Progress{Fraction: 0.5, Stage: "EP sweep 3"}, estimate{Seconds: 0}, 3, false); frac != 0.5 || !strings.Contains(text, "about 3 s left") {
 		t.Errorf("solver fraction 0.5 after 3 s: %v %q", frac, text)
 	}
 	// after the training: no percentage, no time left, no estimate
@@ -43,7 +43,7 @@ func TestFitStatus(t *testing.T) {
 		{wire.Progress{Fraction: -1, Stage: stageMapping}, 2, "drawing the decision map"},
 		{wire.Progress{Fraction: -1, Stage: stageMapping}, 30, "drawing the decision map"},
 	} {
-		frac, text := fitStatus(c.p, c.est, 7, false)
+		frac, text := fitStatus(c.p, estimate{Seconds: c.est}, 7, false)
 		if frac >= 0 {
 			t.Errorf("%s (estimate %g s): the bar shows %v, want indeterminate", c.p.Stage, c.est, frac)
 		}
@@ -57,7 +57,7 @@ func TestFitStatus(t *testing.T) {
 		}
 	}
 	// a watched fit is slowed down to be seen: the estimate does not apply
-	if frac, text = fitStatus(wire.Progress{Fraction: -1, Stage: "SMO"}, 1, 12, true); frac >= 0 || strings.Contains(text, "estimated") {
+	if frac, text = fitStatus(wire.Progress{Fraction: -1, Stage: "SMO"}, estimate{Seconds: 1}, 12, true); frac >= 0 || strings.Contains(text, "estimated") {
 		t.Errorf("watched fit: %v %q", frac, text)
 	}
 }
@@ -114,5 +114,23 @@ func TestLoadStatus(t *testing.T) {
 		if frac != c.frac || text != c.text {
 			t.Errorf("%+v: %v %q, want %v %q", c.l, frac, text, c.frac, c.text)
 		}
+	}
+}
+
+// TestFitStatusUpperBound: an estimate that is an upper bound (a large C)
+// is said as one, before and after it runs out.
+func TestFitStatusUpperBound(t *testing.T) {
+	up := estimate{Seconds: 40, UpTo: true}
+	if _, text := fitStatus(wire.Progress{Fraction: -1, Stage: "SMO"}, up, 10, false); !strings.Contains(text, "up to 30 s left (estimated)") {
+		t.Errorf("upper bound, 10 s in: %q", text)
+	}
+	if _, text := fitStatus(wire.Progress{Fraction: -1, Stage: "SMO"}, up, 45, false); !strings.Contains(text, "longer than the 40 s estimated at most") {
+		t.Errorf("upper bound, 45 s in: %q", text)
+	}
+	if got := up.say(); got != "up to 40 s" {
+		t.Errorf("say: %q", got)
+	}
+	if got := (estimate{Seconds: 3}).say(); got != "about 3 s" {
+		t.Errorf("say: %q", got)
 	}
 }

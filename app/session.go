@@ -487,7 +487,9 @@ func (s *session) startFit(ctx app.Context) {
 				if s.shown != nil && s.shown.key == key && s.shown.res != nil {
 					s.shown.est, s.shown.trace = est, trace
 					s.shown.skipped = s.replay.skipped == job
-					deviceSpeed.add(set.Model, est.Native, s.shown.res.Timing.Fit)
+					if !est.UpTo { // an upper bound's ratio measures the data, not the device
+						deviceSpeed.add(set.Model, est.Native, s.shown.res.Timing.Fit)
+					}
 				}
 			}
 			if next != nil && next.FitKey() == s.set.FitKey() {

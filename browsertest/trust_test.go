@@ -226,3 +226,29 @@ func TestHeavyFitWaitsForClick(t *testing.T) {
 		t.Errorf("the training time %q does not show the estimate", tm)
 	}
 }
+
+// TestLargePenaltyWaitsForClick: an SVM with C = 1000 on 3 000 noisy
+// moons takes seconds (the solver's iterations grow with C when the
+// classes overlap): its estimate, an upper bound, keeps it from starting by
+// itself, and the button says so. Before the penalty factor it was
+// estimated "under 0.1 s" and started by itself.
+func TestLargePenaltyWaitsForClick(t *testing.T) {
+	url := startServer(t)
+	b := newBrowser(t, 1280, 1000)
+	b.run(t, chromedp.Navigate(url+"/?data=gen:moons&n=3000&noise=0.45&seed=1&train=70&model=svm&p.C=1000&p.gamma=3"),
+		chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
+	b.waitJS(t, `document.getElementById("train-estimate")`, 60*time.Second)
+	label, note := b.text(t, "#train"), b.text(t, "#train-estimate")
+	t.Logf("button %q, note %q", label, note)
+	if !strings.HasPrefix(label, "Train (up to ") || !strings.Contains(note, "overlap") {
+		t.Errorf("button %q and note %q should give the estimate as an upper bound", label, note)
+	}
+	time.Sleep(3 * time.Second)
+	var fits int
+	b.run(t, chromedp.Evaluate(`(window.__lupiPoolLog||[]).filter(e => / fit on /.test(e[1])).length`, &fits))
+	if fits != 0 {
+		b.logPool(t)
+		t.Fatalf("the fit with C = 1000 started by itself (%d fit jobs)", fits)
+	}
+	b.screenshot(t, "penalty-waits")
+}

@@ -34,6 +34,20 @@ import (
 // against measured costs (`make cost-table`); costTable (costs.go) holds
 // the result. Seconds are CPU seconds of one core of the machine the
 // calibration ran on; WasmFactor converts them to the browser.
+//
+// The formula is measured at the default hyper-parameters, on the
+// generators' default noise. The iterative solvers (SMO and its kin) take
+// many more iterations when the penalty C grows and the classes overlap:
+// more multipliers move between their bounds, and each moves further (on
+// two moons with heavy noise, C = 1000 takes about 40 times as long as
+// C = 1, and several times more than that on the default noise). So the
+// models whose time grows with C have a Penalty factor, 1 + A·(r^Q − 1)
+// with r the largest ratio of a penalty parameter to its default (1 when
+// none is above its default), measured by `go run ./scripts/cost penalty`
+// as the time with heavily overlapping classes — the slow case — over the
+// formula's typical case. An estimate with a factor above 1 is an upper
+// bound (Estimate.UpTo): on well-separated classes the same fit can take
+// as little as the formula alone.
 
 // Shape is the size of a fit's training data.
 type Shape struct {
@@ -71,6 +85,35 @@ type Cost struct {
 	Linear *Cost
 }
 
+// Penalty is how a model's time grows with its penalty parameters (see
+// above): factor(r) = 1 + A·(r^Q − 1) for r = max over Params of
+// value/default, r ≥ 1 (so factor(1) = 1).
+type Penalty struct {
+	Params []string // the penalty parameters ("C"; "C_A", "C_B")
+	A, Q   float64
+}
+
+// factor is the penalty factor at values val (1 when no penalty parameter
+// is above its default).
+func (p *Penalty) factor(s *Spec, val func(string) string) float64 {
+	if p == nil {
+		return 1
+	}
+	r := 1.0
+	for _, name := range p.Params {
+		par := s.Param(name)
+		if par == nil {
+			continue
+		}
+		def, err1 := strconv.ParseFloat(par.Default, 64)
+		v, err2 := strconv.ParseFloat(val(name), 64)
+		if err1 == nil && err2 == nil && def > 0 && v > 0 && !math.IsInf(v, 0) {
+			r = math.Max(r, v/def)
+		}
+	}
+	return 1 + p.A*(math.Pow(r, p.Q)-1)
+}
+
 // Estimate is the predicted cost of a fit.
 type Estimate struct {
 	Seconds  float64 `json:"seconds"`   // CPU seconds of one native core (the calibration machine)
@@ -83,7 +126,15 @@ type Estimate struct {
 	// Known is false when the model has no calibrated cost (the numbers
 	// are then zero).
 	Known bool `json:"known"`
+	// Penalty is the factor Seconds includes for penalty parameters above
+	// their defaults (1 or 0: none; see Penalty).
+	Penalty float64 `json:"penalty,omitempty"`
 }
+
+// UpTo reports whether Seconds is an upper bound rather than a typical
+// time: a large penalty makes the fit's time depend on how much the
+// classes overlap, and Seconds assumes they overlap heavily.
+func (e Estimate) UpTo() bool { return e.Penalty > 1.5 }
 
 // WasmFactor is how much slower the same fit runs as WebAssembly than
 // natively: the median over several models of wasm (Node.js) wall time
@@ -99,6 +150,9 @@ func (e Estimate) BrowserSeconds() float64 { return e.Seconds * WasmFactor }
 func (e Estimate) String() string {
 	if !e.Known {
 		return "unknown cost"
+	}
+	if e.UpTo() {
+		return "up to " + FormatSeconds(e.Seconds) + ", " + FormatBytes(e.Bytes)
 	}
 	return "about " + FormatSeconds(e.Seconds) + ", " + FormatBytes(e.Bytes)
 }
@@ -161,9 +215,11 @@ func (s *Spec) Estimate(sh Shape, v Values) Estimate {
 	if b, err := strconv.ParseBool(val("probability")); err == nil && b {
 		sub += 5 * units * c.seconds(0.8*float64(m), D)
 	}
+	pen := penaltyTable[s.ID].factor(s, val)
 	cacheMiB, _ := strconv.ParseFloat(val("cache"), 64)
 	return Estimate{
-		Seconds:   float64(tasks) * sub,
+		Seconds:   float64(tasks) * sub * pen,
+		Penalty:   pen,
 		Bytes:     c.bytes(float64(m), D, cacheMiB),
 		Tasks:     tasks,
 		TaskRows:  m,

@@ -22,9 +22,10 @@ import (
 	"lupilab/models/spec"
 )
 
-// child runs one measurement in a fresh process of this program.
-func child(id, src string, n int, sets map[string]string) Measurement {
-	args := []string{"measure", "-model", id, "-data", src, "-n", strconv.Itoa(n)}
+// child runs one measurement in a fresh process of this program (extra:
+// more flags of measure).
+func child(id, src string, n int, sets map[string]string, extra ...string) Measurement {
+	args := append([]string{"measure", "-model", id, "-data", src, "-n", strconv.Itoa(n)}, extra...)
 	keys := make([]string, 0, len(sets))
 	for k := range sets {
 		keys = append(keys, k)

@@ -14,6 +14,10 @@
 //	go run ./scripts/cost wasm [-repeats R]
 //	    The same fits natively and as WebAssembly under Node.js: the
 //	    median ratio is spec.WasmFactor.
+//	go run ./scripts/cost penalty [-n N] [-noise X] [-ratios 10,100,1000] [-models a,b] [-w models/spec/penalties.go]
+//	    How each model's time grows with its penalty parameters (C…) on
+//	    heavily overlapping classes; fits the factor spec.Penalty (-w
+//	    writes penalties.go).
 //	go run ./scripts/cost measure -model ID -data SRC [-n N] [-set k=v]…
 //	    One fit in this process: a JSON line of its shape, CPU and wall
 //	    seconds and peak resident memory (what the others run in children).
@@ -26,7 +30,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: cost measure|calibrate|table|wasm …")
+		fmt.Fprintln(os.Stderr, "usage: cost measure|calibrate|table|wasm|penalty …")
 		os.Exit(2)
 	}
 	var err error
@@ -39,6 +43,8 @@ func main() {
 		err = wasmMain(os.Args[2:])
 	case "measure":
 		err = measureMain(os.Args[2:])
+	case "penalty":
+		err = penaltyMain(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}

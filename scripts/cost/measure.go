@@ -46,13 +46,14 @@ func measureMain(args []string) error {
 	src := fs.String("data", "", "gen:NAME, synth:d=…,dz=…,k=…,tags=…, or a shipped CSV path")
 	n := fs.Int("n", 0, "rows (0: the file's or the generator's default)")
 	seed := fs.Int64("seed", 1, "seed of the data and the fit")
+	noise := fs.Float64("noise", -1, "the generator's noise (negative: its default)")
 	sets := setFlags{}
 	fs.Var(sets, "set", "hyper-parameter name=value")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	runtime.GOMAXPROCS(1) // one core, as in the browser (and steadier on a shared machine)
-	ds, err := loadData(*src, *n, *seed)
+	ds, err := loadData(*src, *n, *noise, *seed)
 	if err != nil {
 		return err
 	}
@@ -122,7 +123,7 @@ func shapeOf(ds *data.Dataset) spec.Shape {
 }
 
 // loadData makes the dataset a source names.
-func loadData(src string, n int, seed int64) (*data.Dataset, error) {
+func loadData(src string, n int, noise float64, seed int64) (*data.Dataset, error) {
 	kind, arg, _ := strings.Cut(src, ":")
 	switch kind {
 	case "gen":
@@ -134,7 +135,10 @@ func loadData(src string, n int, seed int64) (*data.Dataset, error) {
 			n = g.DefaultN
 		}
 		g, _ := data.GeneratorByName(arg)
-		return data.GenerateByName(arg, n, g.DefaultNoise, seed)
+		if noise < 0 {
+			noise = g.DefaultNoise
+		}
+		return data.GenerateByName(arg, n, noise, seed)
 	case "synth":
 		return synth(arg, n, seed)
 	}

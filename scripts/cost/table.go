@@ -76,7 +76,7 @@ func tableMain(args []string) error {
 		}
 		srcs := append([]string{"gen:" + run.DefaultGenerator(s)}, shipped(*dir)...)
 		for _, src := range srcs {
-			ds, err := loadData(src, 0, 1)
+			ds, err := loadData(src, 0, -1, 1)
 			if err != nil {
 				return err
 			}
