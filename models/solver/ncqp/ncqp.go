@@ -38,6 +38,8 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
+
+	"lupilab/models/solver/internal/scratch"
 )
 
 // Operator is the symmetric Hessian H, accessed by columns.
@@ -291,7 +293,8 @@ func polish(pr *Problem, groups []group, x []float64, tick func()) (xp, gp []flo
 		return nil, nil, false
 	}
 	nk := nf + na
-	kd := make([]float64, nk*nk)
+	kd := scratch.Floats(nk * nk) // the LU's matrix, given back below (polish runs once per solve, often thousands of times a fit)
+	defer scratch.Put(kd)
 	rhs := make([]float64, nk)
 	for a, i := range free {
 		for b, j := range free {

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/lapack/lapack64"
 
 	"lupilab/models/fastblas"
+	"lupilab/models/solver/internal/scratch"
 )
 
 // kkt solves the interior-point Newton systems
@@ -67,10 +68,10 @@ func newKKT(s *setup) *kkt {
 	k := &kkt{s: s, n: n, p: p,
 		w:   make([]float64, s.m),
 		sw:  make([]float64, s.mA),
-		h:   make([]float64, n*n),
-		sa:  make([]float64, s.mA*n),
-		m:   make([]float64, n*p),
-		sch: make([]float64, p*p),
+		h:   scratch.Floats(n * n),
+		sa:  scratch.Floats(s.mA * n),
+		m:   scratch.Floats(n * p),
+		sch: scratch.Floats(p * p),
 		t1:  make([]float64, n), t2: make([]float64, n),
 		rx: make([]float64, n), ry: make([]float64, p),
 		cx: make([]float64, n), cy: make([]float64, p),
@@ -85,6 +86,15 @@ func newKKT(s *setup) *kkt {
 	k.reg0 = 1e-10 * scale
 	k.regE0 = 1e-10
 	return k
+}
+
+// release gives k's large arrays back for the next solve (scratch); k is
+// not used afterwards.
+func (k *kkt) release() {
+	for _, b := range [][]float64{k.h, k.sa, k.m, k.sch} {
+		scratch.Put(b)
+	}
+	k.h, k.sa, k.m, k.sch = nil, nil, nil, nil
 }
 
 // factor builds and factorises the reduced system for weights w = z/s.

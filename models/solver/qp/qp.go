@@ -51,6 +51,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"lupilab/models/solver/internal/scratch"
 )
 
 // Sentinel errors. Solve wraps them with a message describing the problem;
@@ -228,7 +230,9 @@ func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer s.release()
 	k := newKKT(s)
+	defer k.release()
 	if p.P != nil {
 		tick := func() error {
 			if opt.Progress != nil && s.n >= progressBlockN {
@@ -257,7 +261,10 @@ func Solve(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	if opt.Progress != nil {
 		fopt.Progress = func(it int) { opt.Progress(res.Iter + it) }
 	}
-	fr, ferr := fs.solve(ctx, newKKT(fs), fopt)
+	fk := newKKT(fs)
+	defer fk.release()
+	defer scratch.Put(fs.p)
+	fr, ferr := fs.solve(ctx, fk, fopt)
 	switch {
 	case errors.Is(ferr, ErrInfeasible):
 		fr.Iter += res.Iter
@@ -279,7 +286,7 @@ func (s *setup) feasibility() *setup {
 	f := *s
 	n := s.n
 	f.q = make([]float64, n)
-	f.p = make([]float64, n*n)
+	f.p = scratch.Floats(n * n)
 	for i := 0; i < n; i++ {
 		f.p[i*n+i] = 1
 	}
@@ -337,6 +344,14 @@ func newSetup(pr *Problem) (*setup, error) {
 	return s, nil
 }
 
+// release gives s's large arrays back for the next solve (scratch); s is
+// not used afterwards.
+func (s *setup) release() {
+	scratch.Put(s.p)
+	scratch.Put(s.a)
+	s.p, s.a = nil, nil
+}
+
 // setObjective checks q and P, stores P in full and scales both by the
 // objective scale c (setup.cost).
 func (s *setup) setObjective(pr *Problem) error {
@@ -350,7 +365,7 @@ func (s *setup) setObjective(pr *Problem) error {
 		if r := pr.P.SymmetricDim(); r != n {
 			return fmt.Errorf("%w: P is %d×%d but len(Q) = %d", ErrInput, r, r, n)
 		}
-		s.p = make([]float64, n*n)
+		s.p = scratch.Floats(n * n)
 		for i := 0; i < n; i++ {
 			for j := i; j < n; j++ {
 				v := pr.P.At(i, j)
@@ -408,6 +423,13 @@ func (s *setup) setInequalities(pr *Problem) error {
 	}
 	if pr.A != nil {
 		s.mA0 = r
+		kept := 0
+		for _, bi := range pr.B {
+			if !math.IsInf(bi, 1) {
+				kept++
+			}
+		}
+		s.a = scratch.Floats(kept * n)[:0]
 		for i := 0; i < r; i++ {
 			bi := pr.B[i]
 			if math.IsNaN(bi) {
