@@ -25,8 +25,11 @@ import (
 )
 
 // Version is the version of the message formats below. A worker answers a
-// request of another version with an Error.
-const Version = 1
+// request of another version with an Error, so a page and a worker from
+// different builds (a cached one beside a new one) say so instead of
+// misreading each other. 2: KindPace, FitRequest.WatchSpeed and the
+// snapshots' speed.
+const Version = 2
 
 // Request kinds (page → worker).
 const (
