@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"go/format"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -399,18 +401,19 @@ func goSource(costs map[string]*spec.Cost) string {
 	b.WriteString("// The measurements behind it: see cost.go; `make cost-table` compares its\n// predictions with new measurements.\n\n")
 	fmt.Fprintf(&b, "const wasmFactor = %s\n\n", g(spec.WasmFactor))
 	b.WriteString("var costTable = map[string]*Cost{\n")
-	ids := make([]string, 0, len(costs))
-	for id := range costs {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	for _, id := range ids {
+	for _, id := range slices.Sorted(maps.Keys(costs)) {
 		fmt.Fprintf(&b, "\t%q: %s,\n", id, costLit(costs[id], "\t"))
 	}
 	b.WriteString("}\n")
-	out, err := format.Source([]byte(b.String()))
+	return formatGo(b.String())
+}
+
+// formatGo gofmts generated source (returned as it is when it does not
+// parse, so that the compiler shows what is wrong).
+func formatGo(src string) string {
+	out, err := format.Source([]byte(src))
 	if err != nil {
-		return b.String()
+		return src
 	}
 	return string(out)
 }
