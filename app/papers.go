@@ -63,7 +63,7 @@ func (p *Papers) Render() app.UI {
 			"experiment in a compute worker, with the same code as the CLI's `lupi experiment NAME -quick`; the full protocol is "+
 			"`lupi experiment NAME`. Our numbers are printed beside the paper's."),
 		app.If(p.listErr != "", app.P().Class("error").Text("The experiments could not be listed: "+p.listErr)),
-		app.If(p.list == nil && p.listErr == "", app.P().Class("help").Text("Loading the compute engine…")),
+		app.If(p.list == nil && p.listErr == "", &EngineLoad{}),
 		app.Range(p.list).Slice(func(i int) app.UI {
 			e := p.list[i]
 			busy := p.exp != nil

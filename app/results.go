@@ -121,6 +121,47 @@ func loadStatus(l ComputeLoad) (frac float64, text string) {
 	return -1, "Loading the compute engine…"
 }
 
+// engineLoadUI is the compute engine's loading bar and line (ids
+// compute-progress and compute-stage), for the playground's status line and
+// the pages that wait for the engine elsewhere (EngineLoad).
+func engineLoadUI() []app.UI {
+	frac, text := loadStatus(ComputeLoading())
+	bar := app.Progress().ID("compute-progress").Max(1).Aria("label", "Loading the compute engine")
+	if frac >= 0 {
+		bar = bar.Value(frac)
+	}
+	return []app.UI{bar, app.Span().ID("compute-stage").Class("stage").Text(text)}
+}
+
+// EngineLoad shows how far the compute engine's loading is (engineLoadUI),
+// or why it failed, on a page that waits for the engine outside the
+// playground's status line (the Papers tab).
+type EngineLoad struct {
+	app.Compo
+	stop func()
+}
+
+// OnMount follows the loading.
+func (e *EngineLoad) OnMount(ctx app.Context) {
+	e.stop = OnComputeLoading(ctx, func(app.Context) { e.Update() })
+}
+
+// OnDismount stops following it.
+func (e *EngineLoad) OnDismount() {
+	if e.stop != nil {
+		e.stop()
+		e.stop = nil
+	}
+}
+
+// Render implements app.Composer.
+func (e *EngineLoad) Render() app.UI {
+	if why := ComputeFailed(); why != "" {
+		return app.P().ID("compute-error").Class("error").Text("The compute engine could not load: " + why)
+	}
+	return app.Div().Class("status").Body(engineLoadUI()...)
+}
+
 // Render implements app.Composer.
 func (st *Status) Render() app.UI {
 	s := st.S
@@ -129,12 +170,7 @@ func (st *Status) Render() app.UI {
 	case !s.computeReady && s.computeErr == "" && ComputeFailed() != "":
 		body = append(body, app.P().ID("compute-error").Class("error").Text("The compute engine could not load: "+ComputeFailed()))
 	case !s.computeReady && s.computeErr == "":
-		frac, text := loadStatus(ComputeLoading())
-		bar := app.Progress().ID("compute-progress").Max(1).Aria("label", "Loading the compute engine")
-		if frac >= 0 {
-			bar = bar.Value(frac)
-		}
-		body = append(body, bar, app.Span().ID("compute-stage").Class("stage").Text(text))
+		body = append(body, engineLoadUI()...)
 	case s.busy():
 		watched := s.watching || len(s.fit.trace) > 0
 		frac, text := fitStatus(s.fit.progress, s.fit.est, time.Since(s.fit.started).Seconds(), watched)

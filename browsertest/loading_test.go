@@ -179,3 +179,59 @@ func TestFirstLoadSaysWhatLoads(t *testing.T) {
 	}
 	noConsoleErrors(t, b)
 }
+
+// TestPapersSaysWhatLoads: opened straight on the Papers tab, a first
+// visit shows the compute engine's loading with a percentage and its bar,
+// as the playground does (before, a bare "Loading the compute engine…"
+// stayed until the list of experiments came), and the line goes once the
+// experiments are listed.
+func TestPapersSaysWhatLoads(t *testing.T) {
+	up := startServer(t)
+	proxy := startSlowProxy(t, up, func(p string) bool { return strings.HasSuffix(p, "/compute.wasm") }, 20*time.Millisecond)
+	b := newBrowser(t, 1280, 900)
+	b.run(t, chromedp.Navigate(proxy+"/?tab=papers"))
+	enginePct := regexp.MustCompile(`^Loading the compute engine… (\d+) %$`)
+	var seen []int
+	shot := false
+	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		var st struct {
+			Stage string  `json:"stage"`
+			Bar   float64 `json:"bar"`
+			Runs  int     `json:"runs"`
+		}
+		b.tryEval(`(() => { const s = document.getElementById("compute-stage"), p = document.getElementById("compute-progress");
+			return {stage: s ? s.textContent : "", bar: p && p.hasAttribute("value") ? p.value : -1,
+				runs: document.querySelectorAll("[id^=exp-run-]").length}; })()`, &st)
+		if m := enginePct.FindStringSubmatch(st.Stage); m != nil {
+			p, _ := strconv.Atoi(m[1])
+			if int(st.Bar*100+1e-9) != p {
+				t.Errorf("the line says %d %%, the bar %v", p, st.Bar)
+			}
+			if len(seen) == 0 || seen[len(seen)-1] != p {
+				seen = append(seen, p)
+			}
+			if p > 30 && p < 90 && !shot {
+				b.screenshot(t, "papers-loading-compute-engine")
+				shot = true
+			}
+		}
+		if st.Runs > 0 {
+			break
+		}
+	}
+	t.Logf("percentages shown on the Papers tab: %v", seen)
+	mid := 0
+	for _, p := range seen {
+		if p > 0 && p < 100 {
+			mid++
+		}
+	}
+	if mid < 3 {
+		t.Errorf("the Papers tab showed %d percentages between 0 and 100 (%v) while the compute engine loaded", mid, seen)
+	}
+	b.waitJS(t, `document.querySelectorAll("[id^=exp-run-]").length > 0`, 2*time.Minute)
+	if b.exists(t, "#compute-stage") {
+		t.Error("the compute engine's line stays once the experiments are listed")
+	}
+	noConsoleErrors(t, b)
+}
