@@ -72,7 +72,8 @@ func TestJobsRunInWorkers(t *testing.T) {
 	jobs := []struct {
 		name, link, prepare, run, cancel, msgSel, want, kind string
 	}{
-		{"train", "/?data=gen:moons&n=3000&noise=0.45&seed=2&train=80&model=svm&p.C=1000&p.gamma=3", "true", "", "#train-cancel", "#error", "Training cancelled.", "fit"},
+		// (estimated at seconds, it waits for a click on Train)
+		{"train", "/?data=gen:moons&n=3000&noise=0.45&seed=2&train=80&model=svm&p.C=1000&p.gamma=3", "true", "#train", "#train-cancel", "#error", "Training cancelled.", "fit"},
 		{"tune", "/?data=gen:moons&n=3000&noise=0.45&seed=5&train=70&model=svm&view=tune",
 			`(() => { for (const [id, v] of [["tune-steps", "7"], ["tune-folds", "5"]]) { const e = document.getElementById(id); e.value = v; e.dispatchEvent(new Event("change", {bubbles: true})); } return true; })()`,
 			"#tune-run", "#tune-cancel", "#tune-error", "Grid search cancelled.", "cv"},
