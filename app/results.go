@@ -217,11 +217,11 @@ const (
 // fraction (−1: indeterminate) and the text, from the fit's last progress
 // p, the cost model's estimate of its training (est.Seconds 0: none; an
 // upper bound when est.UpTo), the seconds since it started and whether it
-// is watched. Solvers tell their
-// progress poorly (SMO and EP cannot say how far they are; type-II ML's
-// steps differ in cost): while the model trains, the time spent against the
-// estimate carries the bar and the time left, the solver's own fraction
-// only when ahead. The estimate is of the training alone: once the model is
+// is watched. Solvers tell their progress poorly (SMO and EP cannot say
+// how far they are; type-II ML's steps differ in cost): while the model
+// trains, the time spent against the estimate carries the bar and the time
+// left, the solver's own fraction (and its pace for the time left) only
+// when ahead. The estimate is of the training alone: once the model is
 // trained, the scoring of the points and the map are said for what they
 // are, with no percentage and no time left (nothing predicts them), and a
 // watched fit, slowed down to be seen, is not held to it either.
@@ -243,7 +243,10 @@ func fitStatus(p wire.Progress, e estimate, elapsed float64, watched bool) (frac
 		text += " — " + p.Message
 	}
 	left := etaAfter(p, elapsed)
-	if est > 0 && !watched {
+	// the solver's own pace, when it tells one and is ahead of the
+	// estimate (a fit of ten models on its last), says the time left
+	ahead := left != "" && p.Fraction > elapsed/est
+	if est > 0 && !watched && !ahead {
 		frac = math.Max(frac, math.Min(0.95, elapsed/est))
 		switch rest := est - elapsed; {
 		case rest > 1 && e.UpTo:

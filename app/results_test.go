@@ -134,3 +134,17 @@ func TestFitStatusUpperBound(t *testing.T) {
 		t.Errorf("say: %q", got)
 	}
 }
+
+// TestFitStatusSolverAhead: a solver that tells its progress and is ahead
+// of the estimate (the last of ten models at 14 s of an estimated 29 s)
+// gives the time left from its own pace, not from the estimate.
+func TestFitStatusSolverAhead(t *testing.T) {
+	frac, text := fitStatus(wire.Progress{Fraction: 0.9, Stage: "model 10 of 10"}, estimate{Seconds: 29}, 14, false)
+	if frac != 0.9 || !strings.Contains(text, "about 2 s left") || strings.Contains(text, "15 s") {
+		t.Errorf("solver ahead: %v %q, want 0.9 and about 2 s left", frac, text)
+	}
+	// behind the estimate, the estimate still carries the line
+	if frac, text = fitStatus(wire.Progress{Fraction: 0.2, Stage: "model 2 of 10"}, estimate{Seconds: 29}, 14, false); frac != 14.0/29 || !strings.Contains(text, "about 15 s left (estimated)") {
+		t.Errorf("solver behind: %v %q", frac, text)
+	}
+}

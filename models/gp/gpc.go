@@ -340,7 +340,7 @@ func fitGPC(ctx context.Context, train *data.Dataset, y []float64, v model.Value
 	st := &gpcState{ctx: ctx, X: train.X, y: y, ard: v.Bool("ard"), maxSweeps: v.Int("max_sweeps"), tol: epTolSearch}
 	frac := 0.0
 	st.tick = func(sweep, site int) {
-		tk.report(model.Progress{Fraction: frac, Stage: fmt.Sprintf("EP sweep %d", sweep), Iter: st.sweeps + sweep})
+		tk.report(model.Progress{Fraction: frac, Stage: fmt.Sprintf("EP sweep %d", st.sweeps+sweep), Iter: st.sweeps + sweep}) // counted over every evidence evaluation: it never goes back
 	}
 	st.gtick = func() { tk.report(model.Progress{Fraction: frac, Stage: "evidence gradient", Iter: st.sweeps}) }
 	if opt.Watch != nil {

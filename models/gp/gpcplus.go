@@ -333,7 +333,7 @@ func newPlusFit(ctx context.Context, train *data.Dataset, y []float64, v model.V
 	st.nf = len(thF)
 	pf.theta = append(append(append([]float64(nil), thF...), thG...), v.Float("gmean"))
 	st.tick = func(sweep, site int) {
-		pf.tk.report(model.Progress{Fraction: pf.frac, Stage: fmt.Sprintf("EP sweep %d", sweep), Iter: st.sweeps + sweep})
+		pf.tk.report(model.Progress{Fraction: pf.frac, Stage: fmt.Sprintf("EP sweep %d", st.sweeps+sweep), Iter: st.sweeps + sweep}) // counted over every evidence evaluation: it never goes back
 	}
 	st.gtick = func() { pf.tk.report(model.Progress{Fraction: pf.frac, Stage: "evidence gradient", Iter: st.sweeps}) }
 	if opt.Watch != nil {
