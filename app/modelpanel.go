@@ -9,6 +9,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
+	"lupilab/models/datasets"
 	"lupilab/models/spec"
 )
 
@@ -43,7 +44,7 @@ func (m *ModelPanel) Render() app.UI {
 			}
 			text := c.Name
 			if why := s.compatible(c); why != "" {
-				text += " — needs other data"
+				text += " — " + s.needs(c)
 			}
 			opts = append(opts, app.Option().Value(c.ID).Selected(c.ID == s.set.Model).Text(text))
 		}
@@ -86,6 +87,23 @@ func (m *ModelPanel) Render() app.UI {
 	return app.Div().Class("panel").Body(body...)
 }
 
+// needs says, in a model list's few words, what data a model needs that
+// the current data is not (the cases of session.compatible).
+func (s *session) needs(c *spec.Spec) string {
+	_, _, _, _, kind := s.dataInfo()
+	switch {
+	case c.Task == spec.MultiLabel:
+		return "needs tagged data"
+	case kind == datasets.KindMultiLabel:
+		return "needs classes, not tags"
+	case c.Z == spec.ZPrivileged:
+		return "needs privileged features"
+	case c.Z == spec.ZView:
+		return "needs two views"
+	}
+	return "needs other data"
+}
+
 // trainRow is the Train button, labelled with the estimated time when the
 // fit is too long to start by itself.
 func (m *ModelPanel) trainRow(ms *spec.Spec) app.UI {
@@ -124,7 +142,7 @@ func (m *ModelPanel) trainRow(ms *spec.Spec) app.UI {
 		),
 		app.If(note != "", app.Small().ID("train-estimate").Class("help").Text(note)),
 		app.If(s.busy(), app.Small().ID("train-busy").Class("help").Body(
-			app.Text("Training… (progress beside the plot) "),
+			app.Text("Training… (progress at the top of the plot) "),
 			app.Button().ID("train-cancel-near").Text("Cancel").OnClick(func(ctx app.Context, e app.Event) { s.cancelFit(); s.refresh() }),
 		)),
 	)

@@ -59,9 +59,12 @@ func (p *Papers) OnDismount() {
 func (p *Papers) Render() app.UI {
 	return app.Div().Class("papers").Body(
 		app.H1().Text("The papers' experiments"),
-		app.P().Class("help").Text("Each button runs a browser-sized version (fewer repeats, smaller grids) of a paper's "+
-			"experiment in a compute worker, with the same code as the CLI's `lupi experiment NAME -quick`; the full protocol is "+
-			"`lupi experiment NAME`. Our numbers are printed beside the paper's."),
+		app.P().Class("help").Body(
+			app.Text("Each button runs a browser-sized version (fewer repeats, smaller grids) of a paper's experiment in a compute "+
+				"worker, with the same code as LUPI Lab's command-line tool ("), app.Code().Text("lupi experiment NAME -quick"),
+			app.Text("), which also runs the full protocol ("), app.Code().Text("lupi experiment NAME"),
+			app.Text("). Our numbers are printed beside the paper's."),
+		),
 		app.If(p.listErr != "", app.P().Class("error").Text("The experiments could not be listed: "+p.listErr)),
 		app.If(p.list == nil && p.listErr == "", &EngineLoad{}),
 		app.Range(p.list).Slice(func(i int) app.UI {

@@ -54,7 +54,7 @@ const paper002 = spec.Paper002
 func init() {
 	experiment.Register(&experiment.Experiment{
 		Name:  "gpcplus",
-		Title: "GPC+ vs GPC vs SVM vs SVM+ (paper 002, Table 1 protocol)",
+		Title: "GPC+ vs GPC vs SVM vs SVM+ (the GPC+ paper, Table 1 protocol)",
 		Paper: paper002,
 		Settings: []experiment.Setting{
 			{Name: "datasets", Kind: experiment.Texts, Default: "wdbc,digits-lowhigh", Help: "shipped LUPI datasets"},
@@ -74,7 +74,7 @@ func init() {
 // copied from the paper's text.
 func paperTable1() experiment.Table {
 	return experiment.Table{
-		Title:   "Paper 002, Table 1: average error rate in % (Attribute Discovery, 100 repetitions)",
+		Title:   "The GPC+ paper, Table 1: average error rate in % (Attribute Discovery, 100 repetitions)",
 		Columns: []string{"task", "GPC", "GPC+", "SVM", "SVM+"},
 		Rows: [][]string{
 			{"bags v. earrings", "9.79±0.12", "**9.50±0.11**", "9.89±0.14", "9.89±0.13"},
@@ -92,11 +92,11 @@ func paperTable1() experiment.Table {
 
 // svmCVNote states the experiment's deviation from paper 002 §4 in the
 // SVM's model selection.
-const svmCVNote = "Deviation from paper 002 §4: the paper tunes the SVM by cross-validation and uses the separate validation set only for SVM+; here the SVM also selects (C, γ) on the validation rows, so it shares SVM+'s validation-data advantage."
+const svmCVNote = "Deviation from the GPC+ paper §4: the paper tunes the SVM by cross-validation and uses the separate validation set only for SVM+; here the SVM also selects (C, γ) on the validation rows, so it shares SVM+'s validation-data advantage."
 
 // svmPlusGridNote states the experiment's deviation from paper 002 §4 in
 // SVM+'s grid.
-const svmPlusGridNote = "Deviation from paper 002 §4: the paper searches SVM+'s four knobs on a 5×5×5×5 grid (625 points); here SVM2+ and SVM1+ take (C, γ) from the SVM's choice and search only (λ, γ_z) (5 × 3 points), which keeps a repeat's SVM+ selection at 15 fits per model."
+const svmPlusGridNote = "Deviation from the GPC+ paper §4: the paper searches SVM+'s four knobs on a 5×5×5×5 grid (625 points); here SVM2+ and SVM1+ take (C, γ) from the SVM's choice and search only (λ, γ_z) (5 × 3 points), which keeps a repeat's SVM+ selection at 15 fits per model."
 
 // methods are the compared models, in the tables' order.
 var methods = []string{"gpc", "gpcplus", "svm", "svm2plus", "svm1plus"}

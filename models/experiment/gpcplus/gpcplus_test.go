@@ -31,7 +31,7 @@ func TestExperimentQuick(t *testing.T) {
 	res := exptest.Reproducible(t, e, cfg, 3)
 	md := res.Markdown()
 	t.Log(md)
-	for _, want := range []string{"GPC+", "average ranking", "Paper 002, Table 1", "9.50±0.11", svmCVNote, svmPlusGridNote} {
+	for _, want := range []string{"GPC+", "average ranking", "The GPC+ paper, Table 1", "9.50±0.11", svmCVNote, svmPlusGridNote} {
 		if !strings.Contains(md, want) {
 			t.Errorf("result lacks %q", want)
 		}

@@ -57,7 +57,7 @@ const paper001 = "R. Xu, H. Wang: Multi-view learning with privileged weighted t
 func init() {
 	experiment.Register(&experiment.Experiment{
 		Name:  "mpwtsvm",
-		Title: "MPWTSVM vs SVM+, SVM-2K, MVTSVM, MCPK, PSVM-2V on two-view data (paper 001, Table 3)",
+		Title: "MPWTSVM vs SVM+, SVM-2K, MVTSVM, MCPK, PSVM-2V on two-view data (the MPWTSVM paper, Table 3)",
 		Paper: paper001,
 		Settings: []experiment.Setting{
 			{Name: "datasets", Kind: experiment.Texts, Default: "segment-twoview,digits-twoview", Help: "shipped two-view datasets"},
@@ -717,7 +717,7 @@ func buildResult(cfg experiment.Config, gridName string, repeats int, perClass [
 	if err != nil {
 		return nil, err
 	}
-	summary := experiment.Table{Title: "Summary (ours), with paper 001 Table 3 beside it", Columns: append([]string{""}, cols[1:]...)}
+	summary := experiment.Table{Title: "Summary (ours), with the MPWTSVM paper's Table 3 beside it", Columns: append([]string{""}, cols[1:]...)}
 	accRow, timeRow, rankRow, wdlRow := []string{"Avg. accuracy (%)"}, []string{"Avg. training time (s)" + cpuLabel()}, []string{"Avg. rank"}, []string{"W/D/L of MPWTSVM"}
 	mp := -1
 	for j, m := range methods {
@@ -770,11 +770,11 @@ func buildResult(cfg experiment.Config, gridName string, repeats int, perClass [
 		wdlRow, append([]string{"W/D/L of MPWTSVM, paper"}, pick(paperTable3.wdl)...),
 	}
 	summary.Notes = []string{
-		"Paper rows: paper 001 Table 3 (AwA, 45 one-vs-one tasks, 200 training samples per class, MATLAB on an i7-6700). " +
+		"Paper rows: the MPWTSVM paper's Table 3 (AwA, 45 one-vs-one tasks, 200 training samples per class, MATLAB on an i7-6700). " +
 			"Its text calls the 85.22 % column SVM+A and the 73.59 % one SVM+B, the reverse of the table's column order; we copy the table.",
 		"W/D/L compares mean accuracies per task at the printed precision (0.01 %); ranks likewise (ties share the mean rank).",
 	}
-	statT := experiment.Table{Title: "Friedman test and Nemenyi critical difference (paper 001 eqs 40–41)", Columns: []string{"Quantity", "Ours", "Paper 001"}}
+	statT := experiment.Table{Title: "Friedman test and Nemenyi critical difference (the MPWTSVM paper's eqs 40–41)", Columns: []string{"Quantity", "Ours", "Paper"}}
 	cdStr := "—"
 	if cd, err := stats.NemenyiCD(0.05, k, len(taskNames)); err == nil {
 		cdStr = fmt.Sprintf("%.3f", cd)
@@ -791,7 +791,7 @@ func buildResult(cfg experiment.Config, gridName string, repeats int, perClass [
 		{"Nemenyi CD (α = 0.05, eq 41)", cdStr, paperTable3.cd},
 	}
 	statT.Notes = []string{"The paper reports R's friedman.test, which applies the tie correction; its 2.2e-16 is R's printing floor."}
-	paperT := experiment.Table{Title: "Paper 001, Table 3 (summary rows, AwA)", Columns: append([]string{""}, paperTable3.methods...),
+	paperT := experiment.Table{Title: "The MPWTSVM paper, Table 3 (summary rows, AwA)", Columns: append([]string{""}, paperTable3.methods...),
 		Rows: [][]string{
 			append([]string{"Avg.Acc. (%)"}, paperTable3.acc...),
 			append([]string{"Avg.Time (s)"}, paperTable3.time...),

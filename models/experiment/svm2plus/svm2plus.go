@@ -42,7 +42,7 @@ const paper000 = spec.Paper000
 func init() {
 	experiment.Register(&experiment.Experiment{
 		Name:  "svm2plus",
-		Title: "SVM2+ vs SVM1+ vs SVM (paper 000, Tables 2–4)",
+		Title: "SVM2+ vs SVM1+ vs SVM (the SVM2+ paper, Tables 2–4)",
 		Paper: paper000,
 		Settings: []experiment.Setting{
 			{Name: "datasets", Kind: experiment.Texts, Default: "wdbc,digits-lowhigh", Help: "shipped LUPI datasets"},
@@ -63,12 +63,12 @@ func init() {
 func paperTables() []experiment.Table {
 	cite := "Source: " + paper000 + ", Tables 2, 3 and 4 (Caltech101: n = 1020, 102 classes; WebQueries: n = 760, 76 classes; Matlab, LibSVM for SVM/SVM2+, MOSEK for SVM1+)."
 	return []experiment.Table{
-		{Title: "Paper 000, Table 2: accuracy (%)", Columns: []string{"method", "Caltech101", "WebQueries"},
+		{Title: "The SVM2+ paper, Table 2: accuracy (%)", Columns: []string{"method", "Caltech101", "WebQueries"},
 			Rows:  [][]string{{"SVM", "85.41", "53.74"}, {"SVM2K", "84.82", "53.21"}, {"SVM1+", "85.79", "54.30"}, {"SVM2+", "86.20", "54.43"}},
 			Notes: []string{cite}},
-		{Title: "Paper 000, Table 3: training CPU time (s)", Columns: []string{"method", "Caltech101", "WebQueries"},
+		{Title: "The SVM2+ paper, Table 3: training CPU time (s)", Columns: []string{"method", "Caltech101", "WebQueries"},
 			Rows: [][]string{{"SVM", "17.86", "1.997"}, {"SVM2K", "732.8", "80.79"}, {"SVM1+", "867.6", "189.0"}, {"SVM2+", "7.847", "2.044"}}},
-		{Title: "Paper 000, Table 4: speed-up of SVM2+ over SVM1+", Columns: []string{"", "Caltech101", "WebQueries"},
+		{Title: "The SVM2+ paper, Table 4: speed-up of SVM2+ over SVM1+", Columns: []string{"", "Caltech101", "WebQueries"},
 			Rows: [][]string{{"SVM2+", "110.6", "92.5"}}},
 	}
 }
@@ -548,12 +548,12 @@ func datasetTable(ds *data.Dataset, runs []*runStats, repeats int) experiment.Ta
 		g, _ := stats.MeanSD(s.GridSecs)
 		t.Rows = append(t.Rows, []string{s.Model, experiment.MeanSD(s.TestAcc, 100, 2, " ± "), fmt.Sprintf("%.4g", tm), fmt.Sprintf("%.4g", g), fmt.Sprintf("%d (%d)", s.NFits, s.NUnconv), paramsText(s.Params)})
 	}
-	t.Notes = []string{"Accuracy on the held-out test rows with parameters chosen on a validation split; train time is the final fit at the chosen parameters (CPU time of the fit where the platform reports it, wall clock otherwise), as paper 000's Table 3 reports CPU time at the best parameters; grid-search time sums every fit of the search. A fit that hits the iteration cap counts as not converged; it is chosen only when no grid point converged (the count of such final fits is in the JSON as n_chosen_not_converged)."}
+	t.Notes = []string{"Accuracy on the held-out test rows with parameters chosen on a validation split; train time is the final fit at the chosen parameters (CPU time of the fit where the platform reports it, wall clock otherwise), as the SVM2+ paper's Table 3 reports CPU time at the best parameters; grid-search time sums every fit of the search. A fit that hits the iteration cap counts as not converged; it is chosen only when no grid point converged (the count of such final fits is in the JSON as n_chosen_not_converged)."}
 	return t
 }
 
 func speedupTable(all []*runStats, sets []*data.Dataset) experiment.Table {
-	t := experiment.Table{Title: "Speed-up of SVM2+ (ours; paper 000 Table 4 analogue)",
+	t := experiment.Table{Title: "Speed-up of SVM2+ (ours; analogue of the SVM2+ paper's Table 4)",
 		Columns: []string{"dataset", "SVM1+ / SVM2+ (final fit)", "SVM1+ / SVM2+ (grid search)", "SVM2+ / SVM (final fit)"}}
 	find := func(ds, m string) *runStats {
 		for _, s := range all {
