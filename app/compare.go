@@ -6,6 +6,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
+	"lupilab/models/datasets"
 	"lupilab/models/spec"
 	"lupilab/models/wire"
 )
@@ -15,7 +16,7 @@ import (
 // the same whichever worker runs it, so the table does not depend on the
 // number of workers).
 type compareState struct {
-	selected map[string]bool
+	selected map[string]bool // the user's ticks; nil until the first (then compareDefaults)
 	jobBatch // the fits (running, stop)
 	rows     []compareRow
 	forKey   string // the data key the rows were computed on
@@ -35,6 +36,34 @@ type compareRow struct {
 	parts  int // messages taken: the thumbnail redraws when it changes
 }
 
+// ticked is the models ticked: the user's choice once they have ticked
+// one, else compareDefaults.
+func (st *compareState) ticked(s *session) map[string]bool {
+	if st.selected != nil {
+		return st.selected
+	}
+	return s.compareDefaults()
+}
+
+// compareDefaults are the models Compare ticks until the user ticks one:
+// the two SVM baselines, the Model view's model and the papers' models this
+// data suits (SVM2+ and SVM1+ with privileged features, SVM-2K and MPWTSVM
+// with two views, the joint SVM and independent SVMs with tags), so that a
+// comparison on LUPI data compares LUPI models.
+func (s *session) compareDefaults() map[string]bool {
+	sel := map[string]bool{"svm": true, "l2svm": true, s.set.Model: true}
+	_, _, zdim, _, kind := s.dataInfo()
+	switch {
+	case kind == datasets.KindMultiLabel:
+		sel["indepsvm"], sel["jointsvm"] = true, true
+	case kind == datasets.KindTwoView:
+		sel["svm2k"], sel["mpwtsvm"] = true, true
+	case zdim > 0: // privileged features (an upload's second block too)
+		sel["svm2plus"], sel["svm1plus"] = true, true
+	}
+	return sel
+}
+
 // ComparePanel fits several models on one split and shows them side by side.
 type ComparePanel struct {
 	app.Compo
@@ -51,17 +80,20 @@ func (c *ComparePanel) OnDismount() { c.S.unregister(c) }
 func (c *ComparePanel) Render() app.UI {
 	s := c.S
 	st := &s.cmp
-	if st.selected == nil {
-		st.selected = map[string]bool{"svm": true, "l2svm": true}
-	}
+	sel := st.ticked(s)
 	var boxes []app.UI
 	for _, m := range spec.All() {
 		why := s.compatible(m)
 		id := "cmp-" + m.ID
 		m := m
 		boxes = append(boxes, app.Label().Class("check").For(id).Title(why).Body(
-			app.Input().Type("checkbox").ID(id).Checked(why == "" && st.selected[m.ID]).Disabled(why != "").
-				OnChange(func(ctx app.Context, e app.Event) { st.selected[m.ID] = ctx.JSSrc().Get("checked").Bool() }),
+			app.Input().Type("checkbox").ID(id).Checked(why == "" && sel[m.ID]).Disabled(why != "").
+				OnChange(func(ctx app.Context, e app.Event) {
+					if st.selected == nil {
+						st.selected = st.ticked(s)
+					}
+					st.selected[m.ID] = ctx.JSSrc().Get("checked").Bool()
+				}),
 			app.Text(" "+m.Name),
 		))
 	}
@@ -84,8 +116,9 @@ func (c *ComparePanel) onRun(ctx app.Context, e app.Event) {
 	s := c.S
 	st := &s.cmp
 	var ids []string
+	sel := st.ticked(s)
 	for _, m := range spec.All() {
-		if st.selected[m.ID] && s.compatible(m) == "" {
+		if sel[m.ID] && s.compatible(m) == "" {
 			ids = append(ids, m.ID)
 		}
 	}

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"maps"
+	"slices"
 	"testing"
 
 	"lupilab/models/spec"
@@ -31,5 +33,33 @@ func TestModelListSaysWhatDataAModelNeeds(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%s on %s: %q, want %q", c.model, c.source, got, c.want)
 		}
+	}
+}
+
+// TestCompareTicksTheModelsTheDataSuits: until the user ticks a model,
+// Compare ticks the SVM baselines, the Model view's model and the papers'
+// models the data suits (before: SVM and L2-SVM whatever the data, so a
+// comparison on LUPI data compared two baselines).
+func TestCompareTicksTheModelsTheDataSuits(t *testing.T) {
+	for _, c := range []struct {
+		source, model string
+		want          []string
+	}{
+		{"gen:moons", "svm", []string{"l2svm", "svm"}},
+		{"gen:moons", "gpc", []string{"gpc", "l2svm", "svm"}},
+		{"gen:lupi2d", "svm", []string{"l2svm", "svm", "svm1plus", "svm2plus"}},
+		{"gen:twoview2d", "svm2k", []string{"l2svm", "mpwtsvm", "svm", "svm2k"}},
+		{"gen:multilabel2d", "jointsvm", []string{"indepsvm", "jointsvm", "l2svm", "svm"}},
+	} {
+		s := &session{set: Settings{Source: c.source, N: 200, Model: c.model}}
+		got := slices.Sorted(maps.Keys(s.cmp.ticked(s)))
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s, model %s: ticks %v, want %v", c.source, c.model, got, c.want)
+		}
+	}
+	s := &session{set: Settings{Source: "gen:lupi2d", N: 200, Model: "svm"}}
+	s.cmp.selected = map[string]bool{"svm": true}
+	if got := s.cmp.ticked(s); len(got) != 1 {
+		t.Errorf("after the user's ticks: %v, want theirs", got)
 	}
 }
