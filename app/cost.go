@@ -46,6 +46,32 @@ func (s *session) estimate() (estimate, bool) {
 	return estimate{Seconds: native * deviceSpeed.factor(m.ID), Bytes: e.Bytes, Native: native, UpTo: e.UpTo()}, true
 }
 
+// gridEstimate is the expected time of Tune's grid in this browser: each
+// cell fits the model folds times on (folds−1)/folds of the training rows,
+// at the cell's values (the cost model, corrected by this browser's speed
+// as for a single fit), and the cells share the pool's workers. The result
+// is an upper bound (UpTo) when a cell's is.
+func (s *session) gridEstimate(m *spec.Spec, cells []spec.Values, folds, workers int) (estimate, bool) {
+	sh, ok := s.shape(m)
+	if !ok || folds < 2 || len(cells) == 0 {
+		return estimate{}, false
+	}
+	sh.Rows = max(1, sh.Rows*(folds-1)/folds)
+	var total estimate
+	for _, v := range cells {
+		e := m.Estimate(sh, v)
+		if !e.Known {
+			return estimate{}, false
+		}
+		total.Native += float64(folds) * e.BrowserSeconds()
+		total.Bytes = math.Max(total.Bytes, e.Bytes)
+		total.UpTo = total.UpTo || e.UpTo()
+	}
+	total.Native /= float64(max(1, min(workers, len(cells))))
+	total.Seconds = total.Native * deviceSpeed.factor(m.ID)
+	return total, true
+}
+
 // shape is the training data's shape for the cost model.
 func (s *session) shape(m *spec.Spec) (spec.Shape, bool) {
 	rows, dim, zdim, classes, _ := s.dataInfo()

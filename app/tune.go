@@ -2,8 +2,10 @@ package app
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"strconv"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
@@ -200,6 +202,19 @@ func (t *TunePanel) Render() app.UI {
 			app.If(errMsg != "", app.Small().Class("field-error").Text(errMsg)),
 		)
 	}
+	runLabel, estNote := "Run the grid", ""
+	if m1, m2 := m.Param(st.p1), m.Param(st.p2); m1 != nil && m2 != nil && st.p1 != st.p2 {
+		cells := gridCells(s.set.Values(), st.p1, st.p2, spanValues(m1, st.steps), spanValues(m2, st.steps), optimises(m, s.set.Values()))
+		workers := PoolSize()
+		if est, ok := s.gridEstimate(m, cells, st.folds, workers); ok && est.Seconds >= 1 {
+			runLabel = "Run the grid (" + est.say() + ")"
+			estNote = fmt.Sprintf("%d cells × %d folds = %d fits, estimated at %s in this browser on %s.",
+				len(cells), st.folds, len(cells)*st.folds, est.say(), plural(workers, "compute worker", "compute workers"))
+			if est.UpTo {
+				estNote += " With a large C the time depends on how much the classes overlap; the estimate assumes they overlap a lot."
+			}
+		}
+	}
 	return app.Div().Class("tune").Body(
 		app.P().Class("help").Text(fmt.Sprintf("k-fold cross-validation of %s on the training part of the current split, over a "+
 			"grid of two parameters (log-spaced where the parameter is). The test part is not touched. The cells run in parallel on the compute workers.", m.Name)),
@@ -217,13 +232,17 @@ func (t *TunePanel) Render() app.UI {
 			intField("tune-folds", "Folds", st.folds, 2, 10, func(v int) { st.folds = v }),
 		),
 		app.Div().Class("actions").Body(
-			app.Button().ID("tune-run").Class("primary").Text("Run the grid").Disabled(st.running()).OnClick(t.onRun),
+			app.Button().ID("tune-run").Class("primary").Text(runLabel).Disabled(st.running()).OnClick(t.onRun),
 			app.If(st.running(), app.Button().ID("tune-cancel").Text("Cancel").OnClick(func(ctx app.Context, e app.Event) { st.stop() })),
 			when(st.running() && st.grid != nil, func() app.UI {
-				return app.Span().ID("tune-progress").Class("stage").Aria("live", "polite").
-					Text(fmt.Sprintf("%d of %d cells done", st.grid.done, st.grid.total))
+				text := fmt.Sprintf("%d of %d cells done", st.grid.done, st.grid.total)
+				if st.grid.done > 0 {
+					text += etaAfter(wire.Progress{Fraction: float64(st.grid.done) / float64(st.grid.total)}, time.Since(st.started).Seconds())
+				}
+				return app.Span().ID("tune-progress").Class("stage").Aria("live", "polite").Text(text)
 			}),
 		),
+		app.If(estNote != "" && !st.running(), app.Small().ID("tune-estimate").Class("help").Text(estNote)),
 		app.If(st.errMsg != "", app.P().ID("tune-error").Class("error").Text(st.errMsg)),
 		t.result(),
 	)
@@ -260,14 +279,11 @@ func (t *TunePanel) onRun(ctx app.Context, e app.Event) {
 	st.grid, st.errMsg = g, ""
 	st.start()
 	folds := st.folds
+	cells := gridCells(g.set.Values(), g.p1, g.p2, v1, v2, g.optOff)
 	for i := range v1 {
 		for j := range v2 {
 			i, j := i, j
-			vals := g.set.Values()
-			vals[g.p1], vals[g.p2] = v1[i], v2[j]
-			if g.optOff {
-				vals[optimiseParam] = "false"
-			}
+			vals := cells[i*len(v2)+j]
 			req := wire.CVRequest{Data: g.set.Data(s.csv()), Split: g.set.Split(), Model: m.ID, Params: vals, Folds: folds}
 			var r wire.CVResult
 			st.submit(ctx, wire.KindCV, req, &r, JobOptions{Priority: PriorityBackground}, func(ctx app.Context, e jobEnd) {
@@ -296,6 +312,24 @@ func (t *TunePanel) onRun(ctx app.Context, e app.Event) {
 		}
 	}
 	t.Update()
+}
+
+// gridCells are the values of every cell of a grid over p1 (rows, v1) and
+// p2 (columns, v2) from base, in reading order; optOff turns the kernel's
+// own hyper-parameter search off in each.
+func gridCells(base spec.Values, p1, p2 string, v1, v2 []string, optOff bool) []spec.Values {
+	var cells []spec.Values
+	for _, a := range v1 {
+		for _, b := range v2 {
+			vals := maps.Clone(base)
+			vals[p1], vals[p2] = a, b
+			if optOff {
+				vals[optimiseParam] = "false"
+			}
+			cells = append(cells, vals)
+		}
+	}
+	return cells
 }
 
 // best picks the best cell (ties: the first in reading order).

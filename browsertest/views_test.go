@@ -99,3 +99,27 @@ func TestPaperPreset(t *testing.T) {
 	}
 	b.screenshot(t, "papers-jointsvm")
 }
+
+// TestTuneSaysItsTime: before a long grid runs, Tune says what it will
+// cost (cells × folds fits and the estimate, on the Run button too), and
+// while it runs the line gives the time left from the cells done (before,
+// a 72 s grid started with no word of its length).
+func TestTuneSaysItsTime(t *testing.T) {
+	url := startServer(t)
+	b := newBrowser(t, 1280, 900)
+	b.run(t, chromedp.Navigate(url+"/?data=gen:moons&n=3000&noise=0.45&seed=5&train=70&model=svm&view=tune"),
+		chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
+	b.waitJS(t, `document.getElementById("tune-estimate")`, time.Minute)
+	label, note := b.text(t, "#tune-run"), b.text(t, "#tune-estimate")
+	t.Logf("button %q, note %q", label, note)
+	if !strings.HasPrefix(label, "Run the grid (") || !strings.Contains(note, "25 cells × 5 folds = 125 fits, estimated at ") {
+		t.Errorf("Tune's button %q and note %q should give the grid's estimate", label, note)
+	}
+	b.screenshot(t, "tune-estimate")
+	b.waitJS(t, `lupiPool.ready()`, time.Minute)
+	b.run(t, chromedp.Click("#tune-run", chromedp.ByID))
+	b.waitJS(t, `/^[1-9]\d* of 25 cells done/.test((document.getElementById("tune-progress")||{}).textContent||"")`, 3*time.Minute)
+	t.Logf("running: %q", b.text(t, "#tune-progress"))
+	b.run(t, chromedp.Click("#tune-cancel", chromedp.ByID))
+	b.waitJS(t, `!document.getElementById("tune-cancel")`, time.Minute)
+}
