@@ -17,7 +17,7 @@ import (
 // number of workers).
 type compareState struct {
 	selected map[string]bool // the user's ticks; nil until the first (then compareDefaults)
-	jobBatch // the fits (running, stop)
+	jobBatch                 // the fits (running, stop)
 	rows     []compareRow
 	forKey   string // the data key the rows were computed on
 	set      Settings
