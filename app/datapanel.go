@@ -155,7 +155,10 @@ func (d *DataPanel) about() string {
 			if e.Name == name {
 				z := ""
 				if e.ZColumns > 0 {
-					z = fmt.Sprintf(", %d second-block features", e.ZColumns)
+					z = fmt.Sprintf(", %d privileged features", e.ZColumns)
+					if e.Kind == datasets.KindTwoView {
+						z = fmt.Sprintf(" in view A, %d in view B", e.ZColumns)
+					}
 				}
 				return fmt.Sprintf("%s (%d rows, %d features%s.) Source: %s. Licence: %s.", e.Description, e.Rows, e.XColumns, z, e.Source, e.Licence)
 			}

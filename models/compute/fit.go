@@ -665,10 +665,14 @@ func meanSD(x []float64) (float64, float64) {
 // pixels makes every kernel value vanish), and says what it set.
 func AdaptWidths(s *spec.Spec, v model.Values, ds *data.Dataset) []wire.Note {
 	var notes []wire.Note
+	zblock := "privileged"
+	if s.Z == spec.ZView {
+		zblock = "view-B"
+	}
 	for _, w := range []struct {
 		name, block string
 		dim         int
-	}{{"gamma", "main", ds.Dim()}, {"zgamma", "second-block", ds.ZDim()}} {
+	}{{"gamma", "main", ds.Dim()}, {"zgamma", zblock, ds.ZDim()}} {
 		par := s.Param(w.name)
 		cur, given := v[w.name]
 		if par == nil || w.dim <= 2 || par.Default != "1" || (given && cur != par.Default) {
