@@ -123,3 +123,24 @@ func TestTuneSaysItsTime(t *testing.T) {
 	b.run(t, chromedp.Click("#tune-cancel", chromedp.ByID))
 	b.waitJS(t, `!document.getElementById("tune-cancel")`, time.Minute)
 }
+
+// TestPapersProgressOnAPhone: on a phone-wide page a running experiment's
+// progress bar keeps its width beside the long stage line (before, the
+// line took the row and the bar shrank to nothing).
+func TestPapersProgressOnAPhone(t *testing.T) {
+	url := startServer(t)
+	b := newBrowser(t, 390, 844)
+	b.run(t, chromedp.Navigate(url+"/?tab=papers"), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
+	b.waitJS(t, `document.getElementById("exp-run-jointsvm") && lupiPool.ready()`, 2*time.Minute)
+	b.run(t, chromedp.Click("#exp-run-jointsvm", chromedp.ByID))
+	b.waitJS(t, `document.getElementById("exp-jointsvm-progress")`, time.Minute)
+	var width float64
+	b.run(t, chromedp.Evaluate(`document.getElementById("exp-jointsvm-progress").getBoundingClientRect().width`, &width))
+	b.run(t, chromedp.ScrollIntoView("#exp-jointsvm-progress", chromedp.ByID))
+	b.screenshot(t, "papers-progress-phone")
+	t.Logf("progress bar %.0f px wide on a 390 px page", width)
+	if width < 100 {
+		t.Errorf("the progress bar is %.0f px wide", width)
+	}
+	b.run(t, chromedp.Click("#exp-cancel", chromedp.ByID))
+}
