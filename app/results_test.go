@@ -148,3 +148,12 @@ func TestFitStatusSolverAhead(t *testing.T) {
 		t.Errorf("solver behind: %v %q", frac, text)
 	}
 }
+
+// TestLogTick: the trace chart's log axis reads as numbers, not "6e+01".
+func TestLogTick(t *testing.T) {
+	for v, want := range map[float64]string{60.4: "60", 6: "6", 0.00617: "0.0062", 1234: "1200", 3.1e6: "3.1e+06", 24.7: "25"} {
+		if got := logTick(v); got != want {
+			t.Errorf("logTick(%v) = %q, want %q", v, got, want)
+		}
+	}
+}

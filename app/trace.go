@@ -58,7 +58,7 @@ func traceChart(id string, trace []wire.Snapshot, running, skipped bool) app.UI 
 	}
 	label := func(y float64) string {
 		if logY {
-			return fmt.Sprintf("%.0e", math.Pow(10, y))
+			return logTick(math.Pow(10, y))
 		}
 		return fmt.Sprintf("%.3g", y)
 	}
@@ -150,4 +150,15 @@ func (s *session) watchControls() app.UI {
 				}
 			}),
 	)
+}
+
+// logTick writes a log axis's end value with two significant digits in
+// plain notation ("60", "0.0062", "1200"), exponents only for the very
+// large and small ("3.1e+06").
+func logTick(v float64) string {
+	if v == 0 || math.Abs(v) >= 1e5 || math.Abs(v) < 1e-4 {
+		return fmt.Sprintf("%.1e", v)
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'e', 1, 64), 64) // two significant digits
+	return strconv.FormatFloat(r, 'f', -1, 64)
 }
