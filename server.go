@@ -36,6 +36,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -271,6 +272,20 @@ const (
 	zoomViewport   = "width=device-width, initial-scale=1, viewport-fit=cover"
 )
 
+// falseBooleanAttr matches a boolean HTML attribute that go-app's
+// pre-rendering writes with the value "false" (Selected(false) becomes
+// selected="false"): a browser reads any value of such an attribute as
+// true, so before the app started, the page showed the last option of
+// every list selected and every checkbox ticked.
+var falseBooleanAttr = regexp.MustCompile(` (?:checked|selected|disabled|hidden|readonly|required|multiple|open|autofocus|novalidate|default|reversed|ismap|async|defer|loop|muted|controls|autoplay)="false"`)
+
+// fixPage mends a pre-rendered page: the viewport allows zooming, and
+// boolean attributes that are false are left out.
+func fixPage(b []byte) []byte {
+	b = bytes.ReplaceAll(b, []byte(lockedViewport), []byte(zoomViewport))
+	return falseBooleanAttr.ReplaceAll(b, nil)
+}
+
 // servePage serves go-app's pre-rendered pages (and its other files) with
 // the viewport fixed to allow zooming.
 func (s *site) servePage(w http.ResponseWriter, r *http.Request) {
@@ -287,7 +302,7 @@ func (s *site) servePage(w http.ResponseWriter, r *http.Request) {
 		rec.Header().Del("Content-Length")
 	}
 	if strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") {
-		body = bytes.ReplaceAll(body, []byte(lockedViewport), []byte(zoomViewport))
+		body = fixPage(body)
 		rec.Header().Del("Content-Length")
 	}
 	for k, v := range rec.Header() {
@@ -525,7 +540,7 @@ func exportStatic(dir, webDir, base string) error {
 	if err := os.WriteFile(appJS, b, 0o644); err != nil {
 		return err
 	}
-	// Allow zooming in the exported pages too (see servePage).
+	// The same mends as the served pages (fixPage: zoom, boolean attributes).
 	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") {
 			return err
@@ -534,7 +549,7 @@ func exportStatic(dir, webDir, base string) error {
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(p, bytes.ReplaceAll(b, []byte(lockedViewport), []byte(zoomViewport)), 0o644)
+		return os.WriteFile(p, fixPage(b), 0o644)
 	})
 	if err != nil {
 		return err

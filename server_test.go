@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -484,5 +485,46 @@ func TestAppJSCompilesInAWorker(t *testing.T) {
 	}
 	if _, err := patchAppJS([]byte("go-app changed")); err == nil {
 		t.Error("patchAppJS accepted an app.js without go-app's loading code")
+	}
+}
+
+// TestPrerenderedFormShowsItsSettings: the pre-rendered page, shown until
+// the app starts, selects the settings' options and ticks only the ticked
+// boxes: go-app writes selected="false" and checked="false", which a
+// browser reads as selected and checked (a newcomer's first frame showed
+// the last dataset and model of each list and "Watch it learn" ticked).
+// The static export is mended the same way.
+func TestPrerenderedFormShowsItsSettings(t *testing.T) {
+	s, err := newSite(testWeb(t), "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+	out := t.TempDir()
+	if err := exportStatic(out, testWeb(t), "/"); err != nil {
+		t.Fatal(err)
+	}
+	exported, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{"served": rec.Body.String(), "exported": string(exported)} {
+		if m := falseBooleanAttr.FindString(body); m != "" {
+			t.Errorf("%s page: %q", name, m)
+		}
+		sel := regexp.MustCompile(`<select[^>]*id="dataset"[^>]*>(?s:.*?)</select>`).FindString(body)
+		var selected []string
+		for _, o := range regexp.MustCompile(`<option[^>]*>`).FindAllString(sel, -1) {
+			if regexp.MustCompile(` selected[ >]`).MatchString(o) {
+				selected = append(selected, o)
+			}
+		}
+		if len(selected) != 1 || !strings.Contains(selected[0], `value="gen:moons"`) {
+			t.Errorf("%s page: the dataset list selects %q (want the default, gen:moons, alone)", name, selected)
+		}
+		if regexp.MustCompile(`<input[^>]*id="watch"[^>]*checked`).MatchString(body) {
+			t.Errorf("%s page: Watch it learn is ticked", name)
+		}
 	}
 }
