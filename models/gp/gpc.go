@@ -340,7 +340,7 @@ func fitGPC(ctx context.Context, train *data.Dataset, y []float64, v model.Value
 	st := &gpcState{ctx: ctx, X: train.X, y: y, ard: v.Bool("ard"), maxSweeps: v.Int("max_sweeps"), tol: epTolSearch}
 	frac := 0.0
 	st.tick = func(sweep, site int) {
-		tk.report(model.Progress{Fraction: frac, Stage: fmt.Sprintf("EP sweep %d", st.sweeps+sweep), Iter: st.sweeps + sweep}) // counted over every evidence evaluation: it never goes back
+		tk.report(model.Progress{Fraction: frac, Stage: fmt.Sprintf("EP sweep %d (approximating the posterior)", st.sweeps+sweep), Iter: st.sweeps + sweep}) // counted over every evidence evaluation: it never goes back
 	}
 	st.gtick = func() { tk.report(model.Progress{Fraction: frac, Stage: "evidence gradient", Iter: st.sweeps}) }
 	if opt.Watch != nil {
@@ -370,7 +370,7 @@ func fitGPC(ctx context.Context, train *data.Dataset, y []float64, v model.Value
 		hs.starts = [][]float64{startTheta(1, medianDistance(train.X), st.ard, d)}
 		sr, err := optimizeHyper(ctx, hs, st.evidence, func(f float64, msg string) {
 			frac = 0.95 * f
-			tk.report(model.Progress{Fraction: frac, Stage: "type-II ML", Message: msg, Iter: st.sweeps})
+			tk.report(model.Progress{Fraction: frac, Stage: "type-II ML (fitting the kernel to the data)", Message: msg, Iter: st.sweeps})
 		})
 		if err != nil {
 			return nil, fmt.Errorf("gpc: %w", err)

@@ -333,7 +333,7 @@ func newPlusFit(ctx context.Context, train *data.Dataset, y []float64, v model.V
 	st.nf = len(thF)
 	pf.theta = append(append(append([]float64(nil), thF...), thG...), v.Float("gmean"))
 	st.tick = func(sweep, site int) {
-		pf.tk.report(model.Progress{Fraction: pf.frac, Stage: fmt.Sprintf("EP sweep %d", st.sweeps+sweep), Iter: st.sweeps + sweep}) // counted over every evidence evaluation: it never goes back
+		pf.tk.report(model.Progress{Fraction: pf.frac, Stage: fmt.Sprintf("EP sweep %d (approximating the posterior)", st.sweeps+sweep), Iter: st.sweeps + sweep}) // counted over every evidence evaluation: it never goes back
 	}
 	st.gtick = func() { pf.tk.report(model.Progress{Fraction: pf.frac, Stage: "evidence gradient", Iter: st.sweeps}) }
 	if opt.Watch != nil {
@@ -401,7 +401,7 @@ func (pf *plusFit) typeII(ctx context.Context, set plusSettings) error {
 	}
 	sr, err := optimizeHyper(ctx, hs, ev, func(f float64, msg string) {
 		pf.frac = 0.95 * f
-		pf.tk.report(model.Progress{Fraction: pf.frac, Stage: "type-II ML", Message: msg, Iter: st.sweeps})
+		pf.tk.report(model.Progress{Fraction: pf.frac, Stage: "type-II ML (fitting the kernel to the data)", Message: msg, Iter: st.sweeps})
 	})
 	if err != nil {
 		return fmt.Errorf("gpcplus: %w", err)

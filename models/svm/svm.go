@@ -179,7 +179,8 @@ func Train(ctx context.Context, X *mat.Dense, y []float64, p Params, opt model.O
 	var prog func(int, float64)
 	if opt.Progress != nil {
 		prog = func(iter int, viol float64) {
-			opt.Progress(model.Progress{Fraction: -1, Stage: "SMO", Iter: iter, Message: fmt.Sprintf("max KKT violation %.3g", viol)})
+			// the target says what the number is for: the fit ends when it falls below eps
+			opt.Progress(model.Progress{Fraction: -1, Stage: "SMO", Iter: iter, Message: fmt.Sprintf("max KKT violation %.3g, done below %g", viol, p.Eps)})
 		}
 	}
 	so := smo.Options{Eps: p.Eps, MaxIter: p.MaxIter, Shrinking: p.Shrinking, CacheMB: p.CacheMB, Float32: p.Float32, Progress: prog, ProgressEvery: every}
