@@ -43,9 +43,12 @@ const (
 	MaxEdits           = 2000
 )
 
-// DefaultSettings is the first visit's playground: SVM on two moons.
+// DefaultSettings is the first visit's playground: SVM on two moons, at
+// the generator's own size and noise (those the data panel sets when two
+// moons is chosen again, so that coming back to it changes nothing).
 func DefaultSettings() Settings {
-	return Settings{Source: "gen:moons", N: 200, Noise: 0.2, Seed: 1, TrainPct: 70, Model: "svm",
+	g, _ := datasets.GeneratorByName("moons")
+	return Settings{Source: "gen:moons", N: g.DefaultN, Noise: g.DefaultNoise, Seed: 1, TrainPct: 70, Model: "svm",
 		Params: map[string]map[string]string{}, View: "model"}
 }
 

@@ -196,3 +196,15 @@ func TestLinkQuery(t *testing.T) {
 		t.Errorf("read %v, reported %v", q, bad)
 	}
 }
+
+// TestDefaultSettingsAreTheGeneratorsDefaults: the first visit's two moons
+// have the size and noise the data panel gives two moons when it is chosen
+// (before, 0.2 on the first visit and 0.15 after choosing another dataset
+// and coming back, with no word of the change).
+func TestDefaultSettingsAreTheGeneratorsDefaults(t *testing.T) {
+	d := DefaultSettings()
+	g, ok := datasets.GeneratorByName(strings.TrimPrefix(d.Source, "gen:"))
+	if !ok || d.N != g.DefaultN || d.Noise != g.DefaultNoise {
+		t.Errorf("first visit: n = %d, noise = %g; the generator's defaults: %d, %g", d.N, d.Noise, g.DefaultN, g.DefaultNoise)
+	}
+}
