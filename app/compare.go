@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -62,6 +63,28 @@ func (s *session) compareDefaults() map[string]bool {
 		sel["svm2plus"], sel["svm1plus"] = true, true
 	}
 	return sel
+}
+
+// longestFirst orders models ids (by index) by their estimated fit time,
+// longest first (the catalogue's order among equals and unknowns): on a
+// pool of P workers the longest fit then starts at once and the short ones
+// share the other workers, rather than the longest starting last and
+// running alone (a GPC beside three SVMs took 2.7 s where 2.3 s would do).
+func (s *session) longestFirst(ids []string) []int {
+	secs := make([]float64, len(ids))
+	order := make([]int, len(ids))
+	for i, id := range ids {
+		order[i] = i
+		set := s.set.Clone()
+		set.Model = id
+		if m, err := spec.Lookup(id); err == nil {
+			if e, ok := s.estimateOf(m, set.Values()); ok {
+				secs[i] = e.Seconds
+			}
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return secs[order[a]] > secs[order[b]] })
+	return order
 }
 
 // ComparePanel fits several models on one split and shows them side by side.
@@ -131,10 +154,12 @@ func (c *ComparePanel) onRun(ctx app.Context, e app.Event) {
 	st.set, st.forKey = s.set.Clone(), s.set.DataKey()
 	st.start()
 	for _, id := range ids {
+		st.rows = append(st.rows, compareRow{model: id})
+	}
+	for _, row := range s.longestFirst(ids) {
+		id := ids[row]
 		set := s.set.Clone()
 		set.Model = id
-		row := len(st.rows)
-		st.rows = append(st.rows, compareRow{model: id})
 		req := wire.FitRequest{Data: set.Data(s.csv()), Split: set.Split(), Model: id, Params: set.Values(),
 			AdaptWidths: true, Grid: &wire.GridSpec{Side: 80}}
 		opt := JobOptions{Priority: PriorityBackground + 1,

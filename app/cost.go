@@ -34,11 +34,16 @@ func (s *session) estimate() (estimate, bool) {
 	if m == nil {
 		return estimate{}, false
 	}
+	return s.estimateOf(m, s.set.Values())
+}
+
+// estimateOf is estimate for model m with values v on the current data.
+func (s *session) estimateOf(m *spec.Spec, v spec.Values) (estimate, bool) {
 	sh, ok := s.shape(m)
 	if !ok {
 		return estimate{}, false
 	}
-	e := m.Estimate(sh, s.set.Values())
+	e := m.Estimate(sh, v)
 	if !e.Known {
 		return estimate{}, false
 	}

@@ -63,3 +63,22 @@ func TestCompareTicksTheModelsTheDataSuits(t *testing.T) {
 		t.Errorf("after the user's ticks: %v, want theirs", got)
 	}
 }
+
+// TestCompareStartsTheLongestFirst: Compare submits its fits longest first
+// by the cost model (GPC with its hyper-parameter search before the SVMs),
+// keeping the catalogue's order among the rest.
+func TestCompareStartsTheLongestFirst(t *testing.T) {
+	s := &session{set: Settings{Source: "gen:moons", N: 200, Noise: 0.3, TrainPct: 70, Model: "svm"}}
+	ids := []string{"l2svm", "svm", "gpc", "twsvm"}
+	order := s.longestFirst(ids)
+	if ids[order[0]] != "gpc" || len(order) != 4 {
+		t.Errorf("order %v of %v: want gpc first", order, ids)
+	}
+	seen := map[int]bool{}
+	for _, i := range order {
+		seen[i] = true
+	}
+	if len(seen) != 4 {
+		t.Errorf("order %v is not a permutation", order)
+	}
+}
