@@ -14,6 +14,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"lupilab/app"
 	"lupilab/models/data"
 )
 
@@ -107,11 +108,13 @@ func exportModel(t *testing.T, b *browser, dir string) string {
 // generated data and split, rebuilt here.
 func writeRawSamples(t *testing.T, dir string, rows [][]string, col map[string]int) string {
 	t.Helper()
-	ds, err := data.GenerateByName("moons", 200, 0.2, 1)
+	// the first visit's data (openApp opens "/")
+	d := app.DefaultSettings()
+	ds, err := data.GenerateByName(strings.TrimPrefix(d.Source, "gen:"), d.N, d.Noise, d.Seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rawTrain, rawTest, err := data.StratifiedSplit(ds, 0.7, 1)
+	rawTrain, rawTest, err := data.StratifiedSplit(ds, float64(d.TrainPct)/100, d.Seed)
 	if err != nil {
 		t.Fatal(err)
 	}
