@@ -9,7 +9,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
-	"lupilab/models/datasets"
 	"lupilab/models/spec"
 )
 
@@ -43,8 +42,8 @@ func (m *ModelPanel) Render() app.UI {
 				continue
 			}
 			text := c.Name
-			if why := s.compatible(c); why != "" {
-				text += " — " + s.needs(c)
+			if short := s.needs(c); short != "" {
+				text += " — " + short
 			}
 			opts = append(opts, app.Option().Value(c.ID).Selected(c.ID == s.set.Model).Text(text))
 		}
@@ -85,23 +84,6 @@ func (m *ModelPanel) Render() app.UI {
 		app.P().Class("help").Text(ms.About),
 	)
 	return app.Div().Class("panel").Body(body...)
-}
-
-// needs says, in a model list's few words, what data a model needs that
-// the current data is not (the cases of session.compatible).
-func (s *session) needs(c *spec.Spec) string {
-	_, _, _, _, kind := s.dataInfo()
-	switch {
-	case c.Task == spec.MultiLabel:
-		return "needs tagged data"
-	case kind == datasets.KindMultiLabel:
-		return "needs classes, not tags"
-	case c.Z == spec.ZPrivileged:
-		return "needs privileged features"
-	case c.Z == spec.ZView:
-		return "needs two views"
-	}
-	return "needs other data"
 }
 
 // trainRow is the Train button, labelled with the estimated time when the

@@ -26,12 +26,8 @@ func TestModelListSaysWhatDataAModelNeeds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := ""
-		if s.compatible(m) != "" {
-			got = s.needs(m)
-		}
-		if got != c.want {
-			t.Errorf("%s on %s: %q, want %q", c.model, c.source, got, c.want)
+		if got := s.needs(m); got != c.want || (got == "") != (s.compatible(m) == "") {
+			t.Errorf("%s on %s: %q (compatible: %q), want %q", c.model, c.source, got, s.compatible(m), c.want)
 		}
 	}
 }

@@ -275,19 +275,38 @@ func (s *session) tagCount() int {
 // compatible says whether the current model can use the current data, from
 // the catalogues alone ("" when it can or when it cannot be told).
 func (s *session) compatible(m *spec.Spec) string {
+	why, _ := s.mismatch(m)
+	return why
+}
+
+// needs says, in a model list's few words, what data a model needs that
+// the current data is not ("" when it suits it or cannot be told).
+func (s *session) needs(m *spec.Spec) string {
+	_, short := s.mismatch(m)
+	return short
+}
+
+// mismatch is why model m cannot use the current data, as a sentence (why)
+// and in a model list's few words (short); both "" when it can or when it
+// cannot be told.
+func (s *session) mismatch(m *spec.Spec) (why, short string) {
 	rows, _, zdim, _, kind := s.dataInfo()
 	if rows == 0 {
-		return ""
+		return "", ""
 	}
 	switch {
 	case m.Task == spec.MultiLabel && kind != datasets.KindMultiLabel && kind != "":
-		return m.Name + " predicts tag sets: this data has no tags"
+		return m.Name + " predicts tag sets: this data has no tags", "needs tagged data"
 	case m.Task != spec.MultiLabel && kind == datasets.KindMultiLabel:
-		return m.Name + " is a classifier: this data has tags, not classes"
+		return m.Name + " is a classifier: this data has tags, not classes", "needs classes, not tags"
 	case m.Z != spec.ZNone && zdim == 0 && kind != "":
-		return m.Name + " needs a second feature block (privileged features or view B): this data has none"
+		short = "needs privileged features"
+		if m.Z == spec.ZView {
+			short = "needs two views"
+		}
+		return m.Name + " needs a second feature block (privileged features or view B): this data has none", short
 	}
-	return ""
+	return "", ""
 }
 
 // checkDataset replaces a shipped dataset that the index does not list (a

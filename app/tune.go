@@ -203,7 +203,7 @@ func (t *TunePanel) Render() app.UI {
 		)
 	}
 	runLabel, estNote := "Run the grid", ""
-	if m1, m2 := m.Param(st.p1), m.Param(st.p2); m1 != nil && m2 != nil && st.p1 != st.p2 {
+	if m1, m2 := m.Param(st.p1), m.Param(st.p2); !st.running() && m1 != nil && m2 != nil && st.p1 != st.p2 { // (not shown while a grid runs)
 		cells := gridCells(s.set.Values(), st.p1, st.p2, spanValues(m1, st.steps), spanValues(m2, st.steps), optimises(m, s.set.Values()))
 		workers := PoolSize()
 		if est, ok := s.gridEstimate(m, cells, st.folds, workers); ok && est.Seconds >= 1 {
@@ -242,7 +242,7 @@ func (t *TunePanel) Render() app.UI {
 				return app.Span().ID("tune-progress").Class("stage").Aria("live", "polite").Text(text)
 			}),
 		),
-		app.If(estNote != "" && !st.running(), app.Small().ID("tune-estimate").Class("help").Text(estNote)),
+		app.If(estNote != "", app.Small().ID("tune-estimate").Class("help").Text(estNote)),
 		app.If(st.errMsg != "", app.P().ID("tune-error").Class("error").Text(st.errMsg)),
 		t.result(),
 	)
