@@ -35,9 +35,9 @@ func (r *ResultView) Render() app.UI {
 	s := r.S
 	sh, fitted := s.figureSource()
 	var figs []app.UI
-	figs = append(figs, &Figure{S: s, View: "A", Key: figureKey(s, "A")})
+	figs = append(figs, &Figure{S: s, View: "A", Key: figureKey(s, "A"), Stale: s.stale()})
 	if sh != nil && sh.res.Plot.TrainB != nil {
-		figs = append(figs, &Figure{S: s, View: "B", Key: figureKey(s, "B")})
+		figs = append(figs, &Figure{S: s, View: "B", Key: figureKey(s, "B"), Stale: s.stale()})
 	}
 	// data-state says what the result on screen is, for people's
 	// stylesheets and the browser tests: "busy" (a fit runs), "stale" (the
