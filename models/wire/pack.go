@@ -12,7 +12,8 @@ import (
 // JSON text they cost the page's main thread a parse per number (and an
 // unescape of the whole model file); as binary parts they cost a copy. So
 // Encode packs a Part's FitResult — Saved into bytes, the float arrays of
-// its Points and Report.Diagnostics into float64 parts (exact) — and
+// its Points and Report.Diagnostics into float64 parts (exact), the
+// points' rows, classes and predictions into int32 parts — and
 // Decode unpacks it: callers see the same FitResult either way. Arrays with
 // a NaN or an infinity stay in the JSON, which refuses them, so a
 // non-finite number still fails the message instead of reaching the page.
@@ -91,6 +92,21 @@ func packPoints(p Points, bin *Bin) Points {
 		p.Bin[name] = bin.F64(*v)
 		*v = nil
 	}
+	putInts := func(name string, v *[]int) {
+		if len(*v) == 0 {
+			return
+		}
+		if x, ok := bin.I32(*v); ok {
+			if p.Bin == nil {
+				p.Bin = map[string]Blob{}
+			}
+			p.Bin[name] = x
+			*v = nil
+		}
+	}
+	putInts("row", &p.Row)
+	putInts("class", &p.Class)
+	putInts("pred", &p.Pred)
 	put("x", &p.X)
 	put("y", &p.Y)
 	put("decision", &p.Decision)
@@ -240,7 +256,27 @@ func unpackReport(r *Report, bin *Bin) error {
 }
 
 func unpackPoints(p *Points, bin *Bin) error {
-	arrays, err := floatsOf(p.Bin, bin, "points")
+	floats := make(map[string]Blob, len(p.Bin))
+	for name, x := range p.Bin {
+		var dst *[]int
+		switch name {
+		case "row":
+			dst = &p.Row
+		case "class":
+			dst = &p.Class
+		case "pred":
+			dst = &p.Pred
+		default:
+			floats[name] = x
+			continue
+		}
+		v, err := bin.Ints(x)
+		if err != nil {
+			return fmt.Errorf("points %s: %w", name, err)
+		}
+		*dst = v
+	}
+	arrays, err := floatsOf(floats, bin, "points")
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,7 @@ import (
 
 func packedFit() *FitResult {
 	pts := func(off float64) Points {
-		return Points{X: []float64{off + 0.1, 1.0 / 3}, Y: []float64{-2, 1e-300}, Row: []int{4, 7}, Class: []int{0, 1},
+		return Points{X: []float64{off + 0.1, 1.0 / 3}, Y: []float64{-2, 1e-300}, Row: []int{4, 1 << 30}, Class: []int{0, 1}, Pred: []int{1, -1},
 			Decision: []float64{-1.25, math.Pi}, Views: map[string][]float64{"A": {1, 2}, "B": {3, 4}},
 			Prob: []float64{0.2, 0.8}, Difficulty: []float64{0, 1}}
 	}
@@ -32,7 +32,7 @@ func TestPackedFitRoundTrips(t *testing.T) {
 	if !reflect.DeepEqual(fit, packedFit()) {
 		t.Error("Encode changed the sender's FitResult")
 	}
-	for _, text := range []string{"quoted", "3.141592653589793", "0.3333333333333333", "-1.25"} {
+	for _, text := range []string{"quoted", "3.141592653589793", "0.3333333333333333", "-1.25", `"row":[`, `"class":[`, `"pred":[`} {
 		if bytes.Contains(m.Body, []byte(text)) {
 			t.Errorf("the JSON body still holds %s: %s", text, m.Body)
 		}
@@ -60,6 +60,24 @@ func TestPackedFitRoundTrips(t *testing.T) {
 	m2, err := Encode(3, KindPart, &Part{Fit: fit}, nil)
 	if err != nil || !bytes.Equal(m2.Body, m.Body) || len(m2.Bin) != len(m.Bin) {
 		t.Errorf("*Part encodes differently: %v", err)
+	}
+}
+
+// TestPackedIntsOutOfRange: a row number beyond int32 stays in the JSON
+// and still arrives.
+func TestPackedIntsOutOfRange(t *testing.T) {
+	fit := packedFit()
+	fit.Plot.Train.Row = []int{1, 1 << 40}
+	m, err := Encode(1, KindResult, Part{Fit: fit}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(m.Body, []byte(`"row":[1,1099511627776]`)) {
+		t.Errorf("the wide rows are not in the JSON: %s", m.Body)
+	}
+	var p Part
+	if _, err := m.Decode(&p); err != nil || !reflect.DeepEqual(p.Fit.Plot.Train.Row, fit.Plot.Train.Row) {
+		t.Errorf("rows %v, %v", p.Fit.Plot.Train.Row, err)
 	}
 }
 

@@ -249,8 +249,8 @@ type Points struct {
 	// Difficulty is what LUPI 2-D's privileged noise level says of each
 	// point, from 0 (easy) to 1 (hard).
 	Difficulty []float64 `json:"difficulty,omitempty"`
-	// Bin holds the float arrays above in the message's binary parts, by
-	// field name ("x", "decision", "views:A", …; see pack.go: Decode moves
+	// Bin holds the arrays above in the message's binary parts, by field
+	// name ("x", "row", "decision", "views:A", …; see pack.go: Decode moves
 	// them back).
 	Bin map[string]Blob `json:"bin,omitempty"`
 }

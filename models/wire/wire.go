@@ -28,8 +28,9 @@ import (
 // request of another version with an Error, so a page and a worker from
 // different builds (a cached one beside a new one) say so instead of
 // misreading each other. 2: KindPace, FitRequest.WatchSpeed and the
-// snapshots' speed.
-const Version = 2
+// snapshots' speed. 3: points' rows, classes and predictions travel as
+// int32 parts.
+const Version = 3
 
 // Request kinds (page → worker).
 const (
@@ -175,6 +176,33 @@ func (b *Bin) F64(v []float64) Blob {
 	}
 	b.parts = append(b.parts, buf)
 	return Blob{Index: len(b.parts), Type: "f64", N: len(v)}
+}
+
+// I32 appends v as little-endian int32 and returns its Blob; ok is false
+// (and nothing is appended) when a value does not fit in an int32.
+func (b *Bin) I32(v []int) (x Blob, ok bool) {
+	buf := make([]byte, 4*len(v))
+	for i, n := range v {
+		if n < math.MinInt32 || n > math.MaxInt32 {
+			return Blob{}, false
+		}
+		binary.LittleEndian.PutUint32(buf[4*i:], uint32(int32(n)))
+	}
+	b.parts = append(b.parts, buf)
+	return Blob{Index: len(b.parts), Type: "i32", N: len(v)}, true
+}
+
+// Ints reads an int32 blob.
+func (b *Bin) Ints(x Blob) ([]int, error) {
+	p, err := b.part(x, "i32", 4)
+	if err != nil || p == nil {
+		return nil, err
+	}
+	out := make([]int, x.N)
+	for i := range out {
+		out[i] = int(int32(binary.LittleEndian.Uint32(p[4*i:])))
+	}
+	return out, nil
 }
 
 // Bytes appends raw bytes and returns their Blob.
