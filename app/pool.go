@@ -263,6 +263,7 @@ func Submit(ctx app.Context, kind string, req any, bin *wire.Bin, opts JobOption
 			}
 		}
 		w := Affinity{Index: args[3].Int(), Gen: args[4].Int()}
+		collectWhenIdle()
 		switch m.Kind {
 		case wire.KindProgress:
 			if opts.OnProgress != nil {

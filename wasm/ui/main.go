@@ -16,6 +16,7 @@ import (
 )
 
 func main() {
+	ui.SetupGC()
 	ui.Register()
 	// In the loader worker's warm-up (web/warm.js), which runs this build
 	// once so that V8 compiles its functions there rather than on the
