@@ -131,15 +131,29 @@ func (s *session) figureSource() (*shown, bool) {
 // area, the points over them (those outside the frame at its edge, marked
 // by a triangle), the frame, and at full size the axes and colour bar.
 func drawFigure(p painter, fm *figModel, l figLayout) {
+	drawFigureBack(p, fm, l)
+	drawFigureFront(p, fm, l)
+}
+
+// drawFigureBack paints what lies under the points: the white ground, the
+// map and its contours.
+func drawFigureBack(p painter, fm *figModel, l figLayout) {
 	p.rect(0, 0, l.w, l.h, "#ffffff", "", 0)
-	fr := fm.frame
-	if !(fr[1] > fr[0]) || !(fr[3] > fr[2]) {
+	if !fm.framed() {
 		return
 	}
 	p.clip(l.px, l.py, l.pw, l.ph)
 	drawMap(p, fm, l)
 	drawContours(p, fm, l)
 	p.unclip()
+}
+
+// drawFigureFront paints the rest over drawFigureBack's, on a transparent
+// ground: the points, the plot's border, the axes and the colour bar.
+func drawFigureFront(p painter, fm *figModel, l figLayout) {
+	if !fm.framed() {
+		return
+	}
 	drawPoints(p, fm, l)
 	p.rect(l.px, l.py, l.pw, l.ph, "", "#5a6470", 1)
 	if l.compact {
@@ -147,6 +161,12 @@ func drawFigure(p painter, fm *figModel, l figLayout) {
 	}
 	drawAxes(p, fm, l)
 	drawColourBar(p, fm, l)
+}
+
+// framed reports whether the figure has a data window to draw in.
+func (fm *figModel) framed() bool {
+	fr := fm.frame
+	return fr[1] > fr[0] && fr[3] > fr[2]
 }
 
 // drawMap paints the map over its own window (the figure's, or an older

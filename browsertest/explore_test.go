@@ -42,7 +42,7 @@ func pixelNow(t *testing.T, b *browser, x, y float64) (float64, float64) {
 
 func canvasHash(t *testing.T, b *browser) string {
 	t.Helper()
-	return b.jsString(t, `(() => { const c = document.getElementById("plot-a"); const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+	return b.jsString(t, `(() => { const d = `+figurePixels+`;
 		let h = 0; for (let i = 0; i < d.length; i += 97) h = (h * 31 + d[i]) | 0; return h; })()`)
 }
 

@@ -9,11 +9,23 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// canvasColours counts distinct colours in a canvas (a blank canvas has 1).
+// figurePixels is a JS expression: the RGBA pixels of figure A as shown,
+// its two layers (plot-a, plot-a-top) composed; null without the figure.
+const figurePixels = `(() => {
+  const c = document.getElementById("plot-a"), top = document.getElementById("plot-a-top");
+  if (!c) return null;
+  const m = document.createElement("canvas");
+  m.width = c.width; m.height = c.height;
+  const x = m.getContext("2d");
+  x.drawImage(c, 0, 0);
+  if (top && top.width === c.width && top.height === c.height) x.drawImage(top, 0, 0);
+  return x.getImageData(0, 0, m.width, m.height).data;
+})()`
+
+// canvasColours counts distinct colours in figure A (a blank one has 1).
 const canvasColours = `(() => {
-  const c = document.getElementById("plot-a");
-  if (!c) return 0;
-  const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+  const d = ` + figurePixels + `;
+  if (!d) return 0;
   const seen = new Set();
   for (let i = 0; i < d.length; i += 4 * 7) seen.add((d[i] << 16) | (d[i+1] << 8) | d[i+2]);
   return seen.size;

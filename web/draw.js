@@ -3,6 +3,7 @@
 // arrays, instead of two calls a point. later() runs the figures' paints
 // one per task, after the task that changed the page.
 "use strict";
+const MARKS_PER_PATH = 256;
 const lupiLater = (() => {
   // A MessageChannel message is a task of its own, run as soon as the
   // thread is free (setTimeout would be clamped to 4 ms, and to 1 s in a
@@ -45,29 +46,42 @@ window.lupiDraw = {
     }
   },
   // marks draws circles (shape "circle") or squares of radius rs[i] at
-  // (xs[i], ys[i]), filled and/or stroked.
+  // (xs[i], ys[i]), filled and/or stroked, in paths of up to MARKS_PER_PATH
+  // marks: the canvas rasterises its draw calls when the task ends, and
+  // filling and stroking one path of 2 000 circles took it about twice as
+  // long as the same circles in paths of 256.
   marks(c, shape, xs, ys, rs, fill, stroke, width) {
-    c.beginPath();
-    for (let i = 0; i < xs.length; i++) {
-      const r = rs[i];
-      if (shape === "square") {
-        c.rect(xs[i] - r, ys[i] - r, 2 * r, 2 * r);
-      } else {
-        c.moveTo(xs[i] + r, ys[i]);
-        c.arc(xs[i], ys[i], r, 0, 2 * Math.PI);
+    if (fill) c.fillStyle = fill;
+    if (stroke) { c.strokeStyle = stroke; c.lineWidth = width; }
+    for (let i0 = 0; i0 < xs.length; i0 += MARKS_PER_PATH) {
+      const end = Math.min(xs.length, i0 + MARKS_PER_PATH);
+      c.beginPath();
+      for (let i = i0; i < end; i++) {
+        const r = rs[i];
+        if (shape === "square") {
+          c.rect(xs[i] - r, ys[i] - r, 2 * r, 2 * r);
+        } else {
+          c.moveTo(xs[i] + r, ys[i]);
+          c.arc(xs[i], ys[i], r, 0, 2 * Math.PI);
+        }
       }
+      if (fill) c.fill();
+      if (stroke) c.stroke();
     }
-    if (fill) { c.fillStyle = fill; c.fill(); }
-    if (stroke) { c.strokeStyle = stroke; c.lineWidth = width; c.stroke(); }
   },
-  // crosses draws ✕ marks of half-size r.
+  // crosses draws ✕ marks of half-size r (in paths of up to
+  // MARKS_PER_PATH, as marks).
   crosses(c, xs, ys, r, stroke, width) {
-    c.beginPath();
-    for (let i = 0; i < xs.length; i++) {
-      c.moveTo(xs[i] - r, ys[i] - r); c.lineTo(xs[i] + r, ys[i] + r);
-      c.moveTo(xs[i] + r, ys[i] - r); c.lineTo(xs[i] - r, ys[i] + r);
+    c.strokeStyle = stroke; c.lineWidth = width;
+    for (let i0 = 0; i0 < xs.length; i0 += MARKS_PER_PATH) {
+      const end = Math.min(xs.length, i0 + MARKS_PER_PATH);
+      c.beginPath();
+      for (let i = i0; i < end; i++) {
+        c.moveTo(xs[i] - r, ys[i] - r); c.lineTo(xs[i] + r, ys[i] + r);
+        c.moveTo(xs[i] + r, ys[i] - r); c.lineTo(xs[i] - r, ys[i] + r);
+      }
+      c.stroke();
     }
-    c.strokeStyle = stroke; c.lineWidth = width; c.stroke();
   },
   // path strokes a polyline given as (x0, y0, x1, y1, …).
   path(c, pts, closed, stroke, width, dash) {
