@@ -115,30 +115,49 @@ func (d *DataPanel) number(id, label string, v, min, max, step float64, frac boo
 }
 
 func (d *DataPanel) onSource(ctx app.Context, e app.Event) {
-	s := d.S
-	src := ctx.JSSrc().Get("value").String()
-	if src == s.set.Source {
-		return
+	if d.S.chooseSource(ctx.JSSrc().Get("value").String()) {
+		d.S.changed(ctx)
 	}
+}
+
+// chooseSource switches to the data src ("gen:…", "ds:…", "up:…") and
+// reports whether it changed. A generator starts at its own noise (their
+// scales differ); its sample count is kept when the user had changed it
+// from the former generator's default, else it is the new one's. The
+// notice says what the switch changed that the user had set, and which
+// model gave way when the current one cannot use the new data.
+func (s *session) chooseSource(src string) bool {
+	if src == s.set.Source {
+		return false
+	}
+	var notes []string
+	old, wasGen := datasets.GeneratorByName(strings.TrimPrefix(s.set.Source, "gen:"))
+	wasGen = wasGen && s.set.IsGenerated()
 	s.set.Source, s.set.Edits, s.tagShown = src, nil, 0
 	if g, ok := datasets.GeneratorByName(strings.TrimPrefix(src, "gen:")); ok && strings.HasPrefix(src, "gen:") {
-		s.set.N, s.set.Noise = g.DefaultN, g.DefaultNoise
+		if !wasGen || s.set.N == old.DefaultN || s.set.N < MinN || s.set.N > MaxN {
+			s.set.N = g.DefaultN
+		}
+		if wasGen && s.set.Noise != old.DefaultNoise && s.set.Noise != g.DefaultNoise {
+			notes = append(notes, fmt.Sprintf("Noise is %g, this generator's default (it was %g).", g.DefaultNoise, s.set.Noise))
+		}
+		s.set.Noise = g.DefaultNoise
 	}
 	for _, id := range []string{"n", "noise"} {
 		delete(s.fieldErrs, id)
 	}
-	s.message = ""
 	// A model that cannot use the new data gives way to one that can.
 	if m := s.spec(); m != nil && s.compatible(m) != "" {
 		for _, c := range spec.All() {
 			if s.compatible(c) == "" {
-				s.message = fmt.Sprintf("%s cannot use this data, so %s is selected.", m.Name, c.Name)
+				notes = append(notes, fmt.Sprintf("%s cannot use this data, so %s is selected.", m.Name, c.Name))
 				s.set.Model = c.ID
 				break
 			}
 		}
 	}
-	s.changed(ctx)
+	s.message = strings.Join(notes, " ")
+	return true
 }
 
 // about describes the data from the catalogues.
