@@ -134,6 +134,7 @@ func (s *session) chooseSource(src string) bool {
 	old, wasGen := datasets.GeneratorByName(strings.TrimPrefix(s.set.Source, "gen:"))
 	wasGen = wasGen && s.set.IsGenerated()
 	s.set.Source, s.set.Edits, s.tagShown = src, nil, 0
+	s.resetZoom() // a window on the former data means nothing on the new
 	if g, ok := datasets.GeneratorByName(strings.TrimPrefix(src, "gen:")); ok && strings.HasPrefix(src, "gen:") {
 		if !wasGen || s.set.N == old.DefaultN || s.set.N < MinN || s.set.N > MaxN {
 			s.set.N = g.DefaultN

@@ -317,7 +317,9 @@ func (x *ExportBar) onImport(ctx app.Context, e app.Event) {
 					if _, err := m.Decode(&p); err == nil && p.Fit != nil {
 						key = x.adoptImport(p.Fit, set)
 					}
+					prev := s.shown
 					s.takePart(m, s.set.Clone(), key, w)
+					s.rezoom(ctx, prev)
 					s.refresh()
 				},
 				OnEnd: func(ctx app.Context, m wire.Message, w Affinity) {
@@ -329,7 +331,9 @@ func (x *ExportBar) onImport(ctx app.Context, e app.Event) {
 					if p.Fit != nil {
 						key = x.adoptImport(p.Fit, set)
 					}
+					prev := s.shown
 					s.takePart(m, s.set.Clone(), key, w)
+					s.rezoom(ctx, prev)
 					ms, _ := spec.Lookup(s.set.Model)
 					label := s.set.Model
 					if ms != nil {

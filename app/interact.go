@@ -198,20 +198,50 @@ func (s *session) requestZoomMap(ctx app.Context, view string, fr [4]float64) {
 			if err != nil {
 				return
 			}
+			mv.of = sh
 			s.in.zoomMap[view] = mv
 			s.refresh()
 		}})
 	s.in.zoomJob[view] = job
 }
 
-// zoomMapFor returns the map over a zoomed window when one matches.
+// zoomMapFor returns the map over a zoomed window when one matches the
+// window and the result whose map the figure shows (a map of the former
+// fit stayed under a new fit's points until the view was reset).
 func (s *session) zoomMapFor(view string) *mapView {
 	s.in.init()
 	z, mv := s.in.zoom[view], s.in.zoomMap[view]
 	if z == nil || mv == nil || mv.g.Frame != *z {
 		return nil
 	}
+	if _, maps, _ := s.figureSources(); maps == nil || mv.of != maps {
+		return nil
+	}
 	return mv
+}
+
+// rezoom asks for the maps of the zoomed windows when a new result (not
+// prev) came: until they come, the figure shows the result's own map.
+func (s *session) rezoom(ctx app.Context, prev *shown) {
+	if s.shown == prev || s.shown == nil {
+		return
+	}
+	s.in.init()
+	for _, view := range []string{"A", "B"} {
+		if z := s.in.zoom[view]; z != nil {
+			s.requestZoomMap(ctx, view, *z)
+		}
+	}
+}
+
+// resetZoom shows every view's whole data window again.
+func (s *session) resetZoom() {
+	s.in.init()
+	for _, j := range s.in.zoomJob {
+		j.Cancel()
+	}
+	s.in.zoom, s.in.zoomMap, s.in.zoomJob = map[string]*[4]float64{}, map[string]*mapView{}, map[string]*Job{}
+	s.in.zoomSeq++
 }
 
 // pointer handling ---------------------------------------------------------

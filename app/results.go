@@ -371,7 +371,7 @@ func (r *ResultView) tools(sh *shown) app.UI {
 				s.changed(ctx)
 			})),
 			app.Button().ID("reset-view").Text("Reset view").Disabled(!zoomed).OnClick(func(ctx app.Context, e app.Event) {
-				in.zoom, in.zoomMap = map[string]*[4]float64{}, map[string]*mapView{}
+				s.resetZoom()
 				s.refresh()
 			}),
 		),

@@ -122,6 +122,9 @@ type mapView struct {
 	seq    uint64 // identifies it in keys
 	g      *wire.GridResult
 	layers map[string][]float64
+	// of is the result a zoomed window's map was computed for: another
+	// result (a new fit, other data) does not show it.
+	of *shown
 }
 
 // seqNext numbers the results, maps and figures the page builds: keys that
@@ -481,7 +484,9 @@ func (s *session) startFit(ctx app.Context) {
 		},
 		OnPart: func(ctx app.Context, m wire.Message, w Affinity) {
 			if s.fit.job == job {
+				prev := s.shown
 				s.takePart(m, set, key, w)
+				s.rezoom(ctx, prev)
 				s.refresh()
 			}
 		},
@@ -502,7 +507,9 @@ func (s *session) startFit(ctx app.Context) {
 				s.fit.errMsg, s.fit.errKey = err.Error(), key
 			default:
 				s.fit.errMsg, s.fit.errKey = "", ""
+				prev := s.shown
 				s.takePart(m, set, key, w)
+				s.rezoom(ctx, prev)
 				if s.shown != nil && s.shown.key == key && s.shown.res != nil {
 					s.shown.est, s.shown.trace = est, trace
 					s.shown.skipped = s.replay.skipped == job
