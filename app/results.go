@@ -197,6 +197,9 @@ func (st *Status) Render() app.UI {
 	}
 	if s.stale() && !s.busy() {
 		why := "The settings changed since this result was computed."
+		if sh := s.shown; sh != nil && sh.set.DataKey() != s.set.DataKey() {
+			why = "The data changed since this result was computed."
+		}
 		if !s.autoTrain() {
 			why += " Press Train to update it."
 		}

@@ -60,6 +60,11 @@ func TestNoStaleResults(t *testing.T) {
 	if !b.exists(t, "figure.plot.stale") || b.text(t, "#m-test-acc") != before {
 		t.Errorf("after a cancelled fit the old result must stay, marked out of date")
 	}
+	// The data changed (n, noise), not only the model's settings: the
+	// note says which (it said "The settings changed" after a point edit).
+	if note := b.text(t, "#stale"); !strings.HasPrefix(note, "The data changed since this result was computed.") {
+		t.Errorf("out-of-date note %q", note)
+	}
 	b.screenshot(t, "stale-after-cancel")
 
 	// Real data: the width set for wdbc's features is said, and is not
