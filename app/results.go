@@ -212,6 +212,7 @@ func (st *Status) Render() app.UI {
 // training and test points are predicted and scored; models/compute: the
 // decision is mapped).
 const (
+	stageStarting   = "starting" // the page's own, until the worker reports
 	stagePredicting = "predicting"
 	stageMapping    = "mapping the decision"
 )

@@ -470,7 +470,11 @@ func (s *session) startFit(ctx app.Context) {
 		req.WatchSpeed = s.replay.current()
 	}
 	s.refit = false
-	s.fit = fitJob{set: set, key: key, started: time.Now(), progress: wire.Progress{Fraction: 0, Stage: "waiting for the compute engine"}}
+	first := stageStarting
+	if !s.computeReady {
+		first = "waiting for the compute engine"
+	}
+	s.fit = fitJob{set: set, key: key, started: time.Now(), progress: wire.Progress{Fraction: 0, Stage: first}}
 	est, _ := s.estimate()
 	s.fit.est = est
 	var job *Job
@@ -540,6 +544,9 @@ func (s *session) takePart(m wire.Message, set Settings, key string, w Affinity)
 		// a watched fit's iterate: its measure, and its map under the
 		// points until the result comes
 		s.fit.trace = append(s.fit.trace, *p.Snapshot)
+		if s.fit.progress.Stage == stageStarting || s.fit.progress.Stage == "waiting for the compute engine" {
+			s.fit.progress.Stage = "training" // a watched fit's first iterate came before any progress
+		}
 		if p.Grid != nil {
 			if mv, err := decodeMap(p.Grid, bin); err == nil {
 				s.fit.watch = &shown{seq: nextSeq(), set: set, key: key, maps: map[string]*mapView{p.Grid.View: mv}, at: time.Now()}

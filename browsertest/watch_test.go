@@ -21,7 +21,9 @@ func TestWatchItLearn(t *testing.T) {
 	obj := b.jsString(t, `(document.getElementById("m-obj")||{}).textContent`)
 
 	// Record every map the figure draws from now on.
-	b.run(t, chromedp.Evaluate(`window.__maps = []; setInterval(() => { const f = (window.__lupiFigures||{})["plot-a"]; if (f && (window.__maps.length == 0 || window.__maps[window.__maps.length-1].draws != f.draws)) window.__maps.push({draws: f.draws, side: f.mapSide, hasMap: f.hasMap}); }, 5); true`, nil))
+	// (and every stage the status line says while the trace chart shows)
+	b.run(t, chromedp.Evaluate(`window.__maps = []; window.__stages = new Set(); setInterval(() => { const f = (window.__lupiFigures||{})["plot-a"]; if (f && (window.__maps.length == 0 || window.__maps[window.__maps.length-1].draws != f.draws)) window.__maps.push({draws: f.draws, side: f.mapSide, hasMap: f.hasMap});
+	  const st = document.getElementById("train-stage"); if (st && document.getElementById("trace")) window.__stages.add(st.textContent); }, 5); true`, nil))
 	b.run(t, chromedp.Click("#watch", chromedp.ByID))
 	b.waitJS(t, `document.getElementById("trace")`, 30*time.Second)
 	b.waitJS(t, `document.getElementById("result").dataset.state == "fresh" && document.getElementById("trace-text")`, 60*time.Second)
@@ -35,6 +37,11 @@ func TestWatchItLearn(t *testing.T) {
 	}
 	if !strings.Contains(caption, "KKT violation") || !b.exists(t, "#trace svg polyline") {
 		t.Errorf("no live plot of the solver's measure: %q", caption)
+	}
+	// The engine was up: the line never said it was waiting for it while
+	// the iterates came (it did for the first seconds of a watched fit).
+	if st := b.jsString(t, `JSON.stringify([...window.__stages])`); strings.Contains(st, "waiting for the compute engine") {
+		t.Errorf("stages shown during the watched fit: %s", st)
 	}
 	b.screenshot(t, "watch-after")
 	if acc := b.text(t, "#m-test-acc"); acc != plain {
