@@ -39,6 +39,7 @@ type Figure struct {
 	// test hook says them, so tests can wait for their edit's picture).
 	fmEdits string
 	fmSeq   uint64 // numbers fm (the paint's key)
+	front   *frontPaint
 }
 
 func (f *Figure) id() string { return "plot-" + lowerView(f.View) }
@@ -218,30 +219,42 @@ func (f *Figure) draw(ctx app.Context, force bool) {
 	start := app.Window().Get("performance").Call("now").Float()
 	l := layoutFor(width, false)
 	sizeCanvas(canvas, l)
-	fm, edits, seq := f.fm, f.fmEdits, f.fmSeq
-	drawFigureBack(newCanvasPainter(canvas, l.w, l.h, ratio), fm, l)
+	drawFigureBack(newCanvasPainter(canvas, l.w, l.h, ratio), f.fm, l)
 	f.drawn, f.lastW, f.ratio, f.layout = key, width, ratio, l
-	ms := app.Window().Get("performance").Call("now").Float() - start
 	// The points, axes and colour bar go on the layer above, in a task of
 	// their own: a software-rendered canvas rasterises what was drawn on
 	// it when the task ends, and the map's and the points' together made
 	// one long task (40–60 ms for 2 000 points and their support vectors).
+	// The queued paint draws the latest lower layer's picture (a paint
+	// already queued is not queued again).
+	f.front = &frontPaint{fm: f.fm, l: l, ratio: ratio, edits: f.fmEdits, ms: app.Window().Get("performance").Call("now").Float() - start}
 	paintLater(ctx, figureFront{f}, func(ctx app.Context) {
+		fp := f.front
 		top := app.Window().GetElementByID(f.id() + "-top")
-		if f.drawn != key || f.fmSeq != seq || !top.Truthy() {
-			return // a newer picture is on its way
+		if fp == nil || !top.Truthy() {
+			return
 		}
+		f.front = nil
 		start := app.Window().Get("performance").Call("now").Float()
-		sizeCanvas(top, l)
-		drawFigureFront(newCanvasPainter(top, l.w, l.h, ratio), fm, l)
+		sizeCanvas(top, fp.l)
+		drawFigureFront(newCanvasPainter(top, fp.l.w, fp.l.h, fp.ratio), fp.fm, fp.l)
 		warmFonts()
-		ms += app.Window().Get("performance").Call("now").Float() - start
-		f.hook(canvas, fm, l, ratio, ms, edits)
+		fp.ms += app.Window().Get("performance").Call("now").Float() - start
+		f.hook(app.Window().GetElementByID(f.id()), fp)
 	})
 }
 
 // figureFront keys the paint of a figure's upper layer (paintLater).
 type figureFront struct{ f *Figure }
+
+// frontPaint is what a figure's upper layer is to show: the picture of the
+// lower layer last drawn, and how long that took.
+type frontPaint struct {
+	fm        *figModel
+	l         figLayout
+	ratio, ms float64
+	edits     string
+}
 
 // sizeCanvas sets a canvas's size in CSS pixels.
 func sizeCanvas(c app.Value, l figLayout) {
@@ -251,7 +264,8 @@ func sizeCanvas(c app.Value, l figLayout) {
 
 // hook is the test hook window.__lupiFigures[id]: what the figure drew
 // (both layers), and at what resolution.
-func (f *Figure) hook(canvas app.Value, fm *figModel, l figLayout, ratio, ms float64, edits string) {
+func (f *Figure) hook(canvas app.Value, fp *frontPaint) {
+	fm, l, ratio, ms, edits := fp.fm, fp.l, fp.ratio, fp.ms, fp.edits
 	hook := app.Window().Get("__lupiFigures")
 	if !hook.Truthy() {
 		hook = app.Window().Get("Object").New()
