@@ -213,6 +213,7 @@ func (st *Status) Render() app.UI {
 // decision is mapped).
 const (
 	stageStarting   = "starting" // the page's own, until the worker reports
+	stageWaiting    = "waiting for the compute engine"
 	stagePredicting = "predicting"
 	stageMapping    = "mapping the decision"
 )

@@ -472,7 +472,7 @@ func (s *session) startFit(ctx app.Context) {
 	s.refit = false
 	first := stageStarting
 	if !s.computeReady {
-		first = "waiting for the compute engine"
+		first = stageWaiting
 	}
 	s.fit = fitJob{set: set, key: key, started: time.Now(), progress: wire.Progress{Fraction: 0, Stage: first}}
 	est, _ := s.estimate()
@@ -544,7 +544,7 @@ func (s *session) takePart(m wire.Message, set Settings, key string, w Affinity)
 		// a watched fit's iterate: its measure, and its map under the
 		// points until the result comes
 		s.fit.trace = append(s.fit.trace, *p.Snapshot)
-		if s.fit.progress.Stage == stageStarting || s.fit.progress.Stage == "waiting for the compute engine" {
+		if s.fit.progress.Stage == stageStarting || s.fit.progress.Stage == stageWaiting {
 			s.fit.progress.Stage = "training" // a watched fit's first iterate came before any progress
 		}
 		if p.Grid != nil {
