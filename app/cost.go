@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"math"
 	"sort"
 
@@ -22,6 +23,12 @@ type estimate struct {
 	// default makes the time depend on how much the classes overlap, and
 	// the estimate assumes the slow case (spec.Estimate.UpTo).
 	UpTo bool
+	// Overlap, when ≥ 0, is the training error of the model's last fit on
+	// the same data, by which a large penalty's time was scaled
+	// (spec.Estimate.Scaled); −1 otherwise.
+	Overlap float64
+	// Penalty is the penalty factor in Seconds (1: none).
+	Penalty float64
 }
 
 // estimate returns the cost of the current fit from the catalogue's cost
@@ -43,12 +50,36 @@ func (s *session) estimateOf(m *spec.Spec, v spec.Values) (estimate, bool) {
 	if !ok {
 		return estimate{}, false
 	}
-	e := m.Estimate(sh, v)
+	e := m.EstimateAfter(sh, v, s.trainError(m))
 	if !e.Known {
 		return estimate{}, false
 	}
 	native := e.BrowserSeconds()
-	return estimate{Seconds: native * deviceSpeed.factor(m.ID), Bytes: e.Bytes, Native: native, UpTo: e.UpTo()}, true
+	overlap := -1.0
+	if e.Scaled() {
+		overlap = e.Overlap
+	}
+	return estimate{Seconds: native * deviceSpeed.factor(m.ID), Bytes: e.Bytes, Native: native, UpTo: e.UpTo(),
+		Overlap: overlap, Penalty: e.Penalty}, true
+}
+
+// trainError is the training error of the result on screen when it is a
+// fit of model m on the current data (the same rows, split and scaling),
+// which tells how much the classes overlap (spec.EstimateAfter); −1
+// otherwise. It is a fraction of rows (of row-tag pairs for multi-label
+// data).
+func (s *session) trainError(m *spec.Spec) float64 {
+	sh := s.shown
+	if sh == nil || sh.res == nil || sh.res.Imported || sh.set.Model != m.ID || sh.set.DataKey() != s.set.DataKey() {
+		return -1
+	}
+	if t := sh.res.Scores.TrainTags; t != nil {
+		return t.Hamming
+	}
+	if sh.res.Data.NTrain == 0 {
+		return -1
+	}
+	return 1 - sh.res.Scores.TrainAcc
 }
 
 // gridEstimate is the expected time of Tune's grid in this browser: each
@@ -63,14 +94,20 @@ func (s *session) gridEstimate(m *spec.Spec, cells []spec.Values, folds, workers
 	}
 	sh.Rows = max(1, sh.Rows*(folds-1)/folds)
 	var total estimate
+	trainErr := s.trainError(m)
 	for _, v := range cells {
-		e := m.Estimate(sh, v)
+		e := m.EstimateAfter(sh, v, trainErr)
 		if !e.Known {
 			return estimate{}, false
 		}
 		total.Native += float64(folds) * e.BrowserSeconds()
 		total.Bytes = math.Max(total.Bytes, e.Bytes)
 		total.UpTo = total.UpTo || e.UpTo()
+		total.Penalty = math.Max(total.Penalty, e.Penalty)
+	}
+	total.Overlap = -1
+	if !total.UpTo && total.Penalty > 1.5 {
+		total.Overlap = trainErr
 	}
 	total.Native /= float64(max(1, min(workers, len(cells))))
 	total.Seconds = total.Native * deviceSpeed.factor(m.ID)
@@ -212,4 +249,16 @@ func (e estimate) say() string {
 		return "up to " + duration(e.Seconds)
 	}
 	return "about " + duration(e.Seconds)
+}
+
+// why says what a large penalty's estimate rests on, for the note beside
+// the Train button ("" when the penalty is at or below its default).
+func (e estimate) why() string {
+	switch {
+	case e.UpTo:
+		return "with a large C the time depends on how much the classes overlap, and the estimate assumes they overlap a lot (train once at a smaller C to have it estimated for this data)"
+	case e.Overlap >= 0 && e.Penalty > 1.5:
+		return fmt.Sprintf("with a large C the time depends on how much the classes overlap; estimated from the last fit's training error (%.1f %%)", 100*e.Overlap)
+	}
+	return ""
 }

@@ -2,9 +2,11 @@ package app
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"lupilab/models/spec"
+	"lupilab/models/wire"
 )
 
 // TestSpeedLog: the correction is the median ratio of the recent fits
@@ -68,5 +70,43 @@ func TestGridEstimate(t *testing.T) {
 	big := gridCells(s.set.Values(), "C", "gamma", []string{"1", "1000"}, []string{"1"}, false)
 	if e, _ := s.gridEstimate(m, big, 5, 1); !e.UpTo || e.Native < 10*one.Native {
 		t.Errorf("a cell at C = 1000: %+v, want an upper bound far above %v s", e, one.Native)
+	}
+}
+
+// TestEstimateFollowsTheLastFit: after a fit of the model on the same data,
+// a large C's estimate is scaled by that fit's training error (and said so)
+// instead of the slow case's upper bound; another model's fit, other data
+// or an imported model leave the bound.
+func TestEstimateFollowsTheLastFit(t *testing.T) {
+	set := Settings{Source: "gen:moons", N: 3000, Noise: 0.1, Seed: 1, TrainPct: 70, Model: "svm"}
+	s := &session{set: set}
+	s.set.Params = map[string]map[string]string{"svm": {"C": "1000"}}
+	bound, ok := s.estimate()
+	if !ok || !bound.UpTo || bound.Overlap >= 0 || !strings.HasPrefix(bound.say(), "up to") || !strings.Contains(bound.why(), "train once") {
+		t.Fatalf("no earlier fit: %+v (%s; %s), want an upper bound", bound, bound.say(), bound.why())
+	}
+	res := &wire.FitResult{Model: "svm", Data: wire.DataInfo{NTrain: 2100}, Scores: wire.Scores{TrainAcc: 0.99}}
+	s.shown = &shown{set: set, res: res}
+	got, _ := s.estimate()
+	if got.UpTo || math.Abs(got.Overlap-0.01) > 1e-12 || got.Seconds >= bound.Seconds/5 || !strings.HasPrefix(got.say(), "about") ||
+		!strings.Contains(got.why(), "1.0 %") {
+		t.Errorf("after a fit with 1 %% training error: %+v (%s; %s), want an estimate well below the bound %v s", got, got.say(), got.why(), bound.Seconds)
+	}
+	for name, sh := range map[string]*shown{
+		"another model": {set: Settings{Source: set.Source, N: set.N, Noise: set.Noise, Seed: 1, TrainPct: 70, Model: "l2svm"}, res: res},
+		"other data":    {set: Settings{Source: set.Source, N: set.N, Noise: 0.3, Seed: 1, TrainPct: 70, Model: "svm"}, res: res},
+		"an import":     {set: set, res: &wire.FitResult{Model: "svm", Imported: true, Data: res.Data, Scores: res.Scores}},
+	} {
+		s.shown = sh
+		if e, _ := s.estimate(); !e.UpTo || e.Seconds != bound.Seconds {
+			t.Errorf("after %s: %+v, want the upper bound", name, e)
+		}
+	}
+	// Tune's grid follows the same fit
+	s.shown = &shown{set: set, res: res}
+	m, _ := spec.Lookup("svm")
+	cells := gridCells(s.set.Values(), "C", "gamma", []string{"1", "1000"}, []string{"1"}, false)
+	if e, _ := s.gridEstimate(m, cells, 5, 1); e.UpTo || e.Overlap != got.Overlap {
+		t.Errorf("grid after the fit: %+v, want an estimate from its training error", e)
 	}
 }

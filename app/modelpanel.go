@@ -96,8 +96,8 @@ func (m *ModelPanel) trainRow(ms *spec.Spec) app.UI {
 		if est.Seconds > autoTrainSeconds {
 			label = "Train (" + est.say() + ")"
 			note = fmt.Sprintf("Estimated at %s in this browser, so it waits for a click.", est.say())
-			if est.UpTo {
-				note = fmt.Sprintf("Estimated at %s in this browser, so it waits for a click: with a large C the time depends on how much the classes overlap (the estimate assumes they overlap a lot).", est.say())
+			if why := est.why(); why != "" {
+				note = fmt.Sprintf("Estimated at %s in this browser, so it waits for a click: %s.", est.say(), why)
 			}
 		}
 	}

@@ -517,7 +517,7 @@ func (s *session) startFit(ctx app.Context) {
 				if s.shown != nil && s.shown.key == key && s.shown.res != nil {
 					s.shown.est, s.shown.trace = est, trace
 					s.shown.skipped = s.replay.skipped == job
-					if !est.UpTo { // an upper bound's ratio measures the data, not the device
+					if est.Penalty <= 1.5 { // a large penalty's ratio measures the data, not the device
 						deviceSpeed.add(set.Model, est.Native, s.shown.res.Timing.Fit)
 					}
 				}

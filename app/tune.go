@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -210,8 +211,8 @@ func (t *TunePanel) Render() app.UI {
 			runLabel = "Run the grid (" + est.say() + ")"
 			estNote = fmt.Sprintf("%d cells × %d folds = %d fits, estimated at %s in this browser on %s.",
 				len(cells), st.folds, len(cells)*st.folds, est.say(), plural(workers, "compute worker", "compute workers"))
-			if est.UpTo {
-				estNote += " With a large C the time depends on how much the classes overlap; the estimate assumes they overlap a lot."
+			if why := est.why(); why != "" {
+				estNote += " W" + strings.TrimPrefix(why, "w") + "."
 			}
 		}
 	}

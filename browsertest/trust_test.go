@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -230,6 +231,31 @@ func TestLargePenaltyWaitsForClick(t *testing.T) {
 		chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
 	b.waitsForClick(t, "Train (up to ", "overlap")
 	b.screenshot(t, "penalty-waits")
+
+	// Once the model has been fitted on the data, its training error says
+	// how much the classes overlap: on well-separated moons, C = 1000 is
+	// estimated near a fit at the defaults ("about", or under the threshold
+	// and trained by itself), not at the slow case's bound (which said
+	// "up to 56 s" for a fit of 0.4 s).
+	b.run(t, chromedp.Navigate(url+"/?data=gen:moons&n=3000&noise=0.1&seed=1&train=70&model=svm"),
+		chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
+	b.waitFresh(t, 60*time.Second)
+	jobs := b.jsString(t, `lupiPool.stats().jobs`)
+	b.setInput(t, "p-svm-C", "1000")
+	b.waitJS(t, `document.getElementById("train-estimate") || String(lupiPool.stats().jobs) !== `+strconv.Quote(jobs), 60*time.Second)
+	if b.exists(t, "#train-estimate") {
+		label, note := b.text(t, "#train"), b.text(t, "#train-estimate")
+		if strings.Contains(label, "up to") || !strings.Contains(note, "training error") {
+			t.Errorf("C = 1000 after a fit on well-separated moons: button %q, note %q; want an estimate from the fit's training error", label, note)
+		}
+		b.run(t, chromedp.Click("#train", chromedp.ByID))
+	}
+	b.waitFresh(t, 60*time.Second)
+	tm := b.text(t, "#m-time")
+	t.Logf("C = 1000 after a fit: %s", tm)
+	if strings.Contains(tm, "up to") {
+		t.Errorf("the fit at C = 1000 shows %q, want a typical estimate", tm)
+	}
 }
 
 // waitsForClick checks that the page's fit waits for a click: the Train

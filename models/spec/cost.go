@@ -48,6 +48,15 @@ import (
 // formula's typical case. An estimate with a factor above 1 is an upper
 // bound (Estimate.UpTo): on well-separated classes the same fit can take
 // as little as the formula alone.
+//
+// How much the classes overlap is known once the model has been fitted on
+// the data (usually at its defaults, before the penalty is raised): its
+// training error. EstimateAfter scales the factor's growth by
+// (e/E)^B, with e that training error and E the slow case's, so the
+// estimate follows the data rather than bounding it (on two moons with
+// n = 1 400: C = 1000 takes 1.2 times C = 1 at noise 0.1, 5.6 times at
+// 0.2, 36 times at 0.3); B is fitted from the generator's default noise
+// by the same script.
 
 // Shape is the size of a fit's training data.
 type Shape struct {
@@ -87,14 +96,33 @@ type Cost struct {
 
 // Penalty is how a model's time grows with its penalty parameters (see
 // above): factor(r) = 1 + A·(r^Q − 1) for r = max over Params of
-// value/default, r ≥ 1 (so factor(1) = 1).
+// value/default, r ≥ 1 (so factor(1) = 1), in the slow case; on data
+// whose training error e is known, 1 + A·(r^Q − 1)·min(1, (e/E)^B).
 type Penalty struct {
 	Params []string // the penalty parameters ("C"; "C_A", "C_B")
 	A, Q   float64
+	// E is the training error at the defaults in the slow case (the
+	// heavily overlapping data A and Q were measured on), B the exponent
+	// of the overlap's effect (0 when not measured: the factor then
+	// stays the slow case's whatever the data).
+	E, B float64
 }
 
+// overlapScale is how much of the slow case's growth data with training
+// error e shows: (e/E)^B, at most 1; 1 when e is unknown (negative) or
+// the model's B was not measured.
+func (p *Penalty) overlapScale(e float64) float64 {
+	if p == nil || !(e >= 0) || !(p.E > 0) || !(p.B > 0) {
+		return 1
+	}
+	return math.Min(1, math.Pow(e/p.E, p.B))
+}
+
+// OverlapScaleOf is overlapScale for the calibration script's checks.
+func (p *Penalty) OverlapScaleOf(e float64) float64 { return p.overlapScale(e) }
+
 // factor is the penalty factor at values val (1 when no penalty parameter
-// is above its default).
+// is above its default), in the slow case.
 func (p *Penalty) factor(s *Spec, val func(string) string) float64 {
 	if p == nil {
 		return 1
@@ -129,12 +157,22 @@ type Estimate struct {
 	// Penalty is the factor Seconds includes for penalty parameters above
 	// their defaults (1 or 0: none; see Penalty).
 	Penalty float64 `json:"penalty,omitempty"`
+	// Overlap is the training error the penalty factor was scaled by
+	// (EstimateAfter), −1 when none was known: the factor is then the
+	// slow case's.
+	Overlap float64 `json:"overlap"`
 }
 
 // UpTo reports whether Seconds is an upper bound rather than a typical
 // time: a large penalty makes the fit's time depend on how much the
-// classes overlap, and Seconds assumes they overlap heavily.
-func (e Estimate) UpTo() bool { return e.Penalty > 1.5 }
+// classes overlap, and Seconds assumes they overlap heavily, not knowing
+// how much they do.
+func (e Estimate) UpTo() bool { return e.Penalty > 1.5 && e.Overlap < 0 }
+
+// Scaled reports whether a large penalty's factor was scaled by how much
+// the classes overlap (a known training error): a typical time, with a
+// wider error than the formula alone.
+func (e Estimate) Scaled() bool { return e.Penalty > 1.5 && e.Overlap >= 0 }
 
 // WasmFactor is how much slower the same fit runs as WebAssembly than
 // natively: the median over several models of wasm (Node.js) wall time
@@ -190,8 +228,17 @@ func CostOf(id string) *Cost { return costTable[id] }
 
 // Estimate predicts the time and peak memory of fitting model s with
 // values v (resolved or not: missing values take the defaults) on data of
-// shape sh.
+// shape sh, not knowing how much its classes overlap (a large penalty's
+// time is then an upper bound).
 func (s *Spec) Estimate(sh Shape, v Values) Estimate {
+	return s.EstimateAfter(sh, v, -1)
+}
+
+// EstimateAfter is Estimate on data on which the model's training error
+// was trainErr (in [0, 1]; negative: unknown), as an earlier fit of the
+// model on the same data measured it: a large penalty's factor is then
+// scaled by how much the classes overlap (see Penalty).
+func (s *Spec) EstimateAfter(sh Shape, v Values, trainErr float64) Estimate {
 	c := costTable[s.ID]
 	if c == nil || sh.Rows <= 0 {
 		return Estimate{}
@@ -215,11 +262,18 @@ func (s *Spec) Estimate(sh Shape, v Values) Estimate {
 	if b, err := strconv.ParseBool(val("probability")); err == nil && b {
 		sub += 5 * units * c.seconds(0.8*float64(m), D)
 	}
-	pen := penaltyTable[s.ID].factor(s, val)
+	pt := penaltyTable[s.ID]
+	pen := pt.factor(s, val)
+	overlap := -1.0
+	if pen > 1 && trainErr >= 0 && trainErr <= 1 && pt.B > 0 {
+		pen = 1 + (pen-1)*pt.overlapScale(trainErr)
+		overlap = trainErr
+	}
 	cacheMiB, _ := strconv.ParseFloat(val("cache"), 64)
 	return Estimate{
 		Seconds:   float64(tasks) * sub * pen,
 		Penalty:   pen,
+		Overlap:   overlap,
 		Bytes:     c.bytes(float64(m), D, cacheMiB),
 		Tasks:     tasks,
 		TaskRows:  m,

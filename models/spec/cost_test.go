@@ -173,3 +173,51 @@ func TestPenaltyGrowsTheEstimate(t *testing.T) {
 		}
 	}
 }
+
+// TestPenaltyFollowsTheOverlap: once the model's training error on the data
+// is known, a large penalty's factor is scaled by (e/E)^B: the slow case's
+// bound at E and above, the formula alone with no training error, growing
+// with e in between — an estimate, no longer an upper bound. Unknown
+// (negative) or out-of-range errors leave the upper bound.
+func TestPenaltyFollowsTheOverlap(t *testing.T) {
+	for id, p := range penaltyTable {
+		if !(p.E > 0 && p.E < 1) || !(p.B >= 0.5 && p.B <= 4) {
+			t.Errorf("penalties.go: %s: E = %v, B = %v", id, p.E, p.B)
+		}
+	}
+	s, err := Lookup("svm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := penaltyTable["svm"]
+	sh := Shape{Rows: 2100, Dim: 2, Classes: 2}
+	def := s.Estimate(sh, nil)
+	high := Values{"C": "1000"}
+	bound := s.Estimate(sh, high)
+	for _, e := range []float64{-1, 1.5, math.NaN()} {
+		if got := s.EstimateAfter(sh, high, e); got.Seconds != bound.Seconds || !got.UpTo() || got.Scaled() {
+			t.Errorf("training error %v: %+v, want the upper bound %+v", e, got, bound)
+		}
+	}
+	if got := s.EstimateAfter(sh, high, p.E); math.Abs(got.Seconds-bound.Seconds) > 1e-12*bound.Seconds || got.UpTo() || !got.Scaled() ||
+		!strings.HasPrefix(got.String(), "about ") {
+		t.Errorf("at the slow case's error: %+v (%s), want the bound's time as an estimate", got, got)
+	}
+	if got := s.EstimateAfter(sh, high, 0); got.Seconds != def.Seconds {
+		t.Errorf("no training error: %v s, want the defaults' %v s", got.Seconds, def.Seconds)
+	}
+	prev := def.Seconds
+	for _, f := range []float64{0.1, 0.3, 0.6, 0.9} {
+		e := f * p.E
+		got := s.EstimateAfter(sh, high, e)
+		want := def.Seconds * (1 + (bound.Penalty-1)*math.Pow(f, p.B))
+		if math.Abs(got.Seconds-want) > 1e-9*want || got.Seconds <= prev {
+			t.Errorf("training error %v: %v s, want %v s, above %v s", e, got.Seconds, want, prev)
+		}
+		prev = got.Seconds
+	}
+	// a penalty at its default stays the formula, whatever the error
+	if got := s.EstimateAfter(sh, nil, p.E); got.Seconds != def.Seconds || got.Scaled() || got.UpTo() {
+		t.Errorf("defaults: %+v", got)
+	}
+}

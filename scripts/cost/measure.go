@@ -93,10 +93,48 @@ func measureMain(args []string) error {
 	} else if r := f.Report(); r != nil {
 		m.Extras = map[string]float64{}
 		collect(r, m.Extras)
+		if e, ok := trainError(f, ds); ok {
+			m.Extras["train_error"] = e
+		}
 	}
 	b, _ := json.Marshal(m)
 	fmt.Println(string(b))
 	return nil
+}
+
+// trainError is the fit's error on its own training rows: the fraction of
+// rows predicted in the wrong class, or of (row, tag) pairs wrong for
+// multi-label data (the Hamming loss). It measures how much the classes
+// overlap for the penalty factor (spec.Penalty.E); ok is false when the
+// prediction fails.
+func trainError(f model.Fitted, ds *data.Dataset) (float64, bool) {
+	p, err := f.Predict(ds)
+	if err != nil {
+		return 0, false
+	}
+	wrong, total := 0, 0
+	switch {
+	case ds.Y != nil && len(p.Labels) == len(ds.Y):
+		for i, y := range ds.Y {
+			if p.Labels[i] != y {
+				wrong++
+			}
+		}
+		total = len(ds.Y)
+	case ds.Tags != nil && len(p.Tags) == ds.Rows():
+		for i, row := range p.Tags {
+			for j, has := range row {
+				if has != (ds.Tags.At(i, j) > 0.5) {
+					wrong++
+				}
+				total++
+			}
+		}
+	}
+	if total == 0 {
+		return 0, false
+	}
+	return float64(wrong) / float64(total), true
 }
 
 // collect sums the solver counts the cost model uses over sub-reports.
