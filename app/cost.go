@@ -202,12 +202,67 @@ var calibrationFit = wire.FitRequest{Data: wire.DataRef{Source: "gen:moons", N: 
 
 var calibrated bool
 
-// calibrate runs calibrationFit once per page.
+// speedKey is the local-storage key of the speed log: a device keeps its
+// speed between visits, so the estimates of a new visit rest on the last
+// fits of earlier ones as well as on the one calibration fit, which a busy
+// moment can slow down.
+const speedKey = "lupilab.speed"
+
+// savedSpeed is the speed log as stored, for the app version that measured
+// it (a new version may have a re-calibrated cost model: its log starts
+// afresh).
+type savedSpeed struct {
+	Version string               `json:"version"`
+	Ratios  []float64            `json:"ratios"`
+	ByModel map[string][]float64 `json:"by_model,omitempty"`
+}
+
+// save stores the log.
+func (l *speedLog) save(ctx app.Context) {
+	ctx.LocalStorage().Set(speedKey, savedSpeed{Version: app.Getenv("GOAPP_VERSION"), Ratios: l.ratios, ByModel: l.byModel})
+}
+
+// restore reads the log an earlier visit of this version stored, keeping
+// only ratios the log itself would have kept.
+func (l *speedLog) restore(ctx app.Context) {
+	var saved savedSpeed
+	if err := ctx.LocalStorage().Get(speedKey, &saved); err != nil || saved.Version != app.Getenv("GOAPP_VERSION") {
+		return
+	}
+	l.ratios = keepLast(validRatios(saved.Ratios))
+	for id, r := range saved.ByModel {
+		if _, err := spec.Lookup(id); err != nil {
+			continue
+		}
+		if r = keepLast(validRatios(r)); len(r) > 0 {
+			if l.byModel == nil {
+				l.byModel = map[string][]float64{}
+			}
+			l.byModel[id] = r
+		}
+	}
+}
+
+// validRatios drops what no measurement gives: non-finite or non-positive
+// ratios.
+func validRatios(r []float64) []float64 {
+	var out []float64
+	for _, x := range r {
+		if x > 0 && !math.IsInf(x, 1) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// calibrate runs calibrationFit once per page, after restoring the speed
+// log of earlier visits.
 func calibrate(ctx app.Context) {
 	if calibrated {
 		return
 	}
 	calibrated = true
+	deviceSpeed.restore(ctx)
 	m, err := spec.Lookup(calibrationFit.Model)
 	if err != nil {
 		return
@@ -219,6 +274,7 @@ func calibrate(ctx app.Context) {
 			var p wire.Part
 			if _, _, err := decodeEnd(msg, &p); err == nil && p.Fit != nil {
 				deviceSpeed.add("", pred, p.Fit.Timing.Fit)
+				deviceSpeed.save(ctx)
 			}
 		}})
 }

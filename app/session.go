@@ -519,6 +519,7 @@ func (s *session) startFit(ctx app.Context) {
 					s.shown.skipped = s.replay.skipped == job
 					if est.Penalty <= 1.5 { // a large penalty's ratio measures the data, not the device
 						deviceSpeed.add(set.Model, est.Native, s.shown.res.Timing.Fit)
+						deviceSpeed.save(ctx)
 					}
 				}
 			}

@@ -278,3 +278,18 @@ func (b *browser) waitsForClick(t *testing.T, label, note string) {
 		t.Fatalf("the fit started by itself (%d fit jobs)", fits)
 	}
 }
+
+// TestSpeedLogPersists: the device's speed log (what its fits took against
+// the cost model) is kept between visits of the same version, so a new
+// visit's estimates rest on more than its one calibration fit.
+func TestSpeedLogPersists(t *testing.T) {
+	url := startServer(t)
+	b := newBrowser(t, 1280, 1000)
+	b.run(t, chromedp.Navigate(url+"/"), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
+	const ratios = `((JSON.parse(localStorage.getItem("lupilab.speed")||"{}").ratios)||[]).length`
+	b.waitJS(t, ratios+` >= 1`, 90*time.Second)
+	first := b.jsString(t, ratios)
+	b.run(t, chromedp.Reload(), chromedp.WaitVisible("body[data-lupi-ready]", chromedp.ByQuery))
+	b.waitJS(t, ratios+` > `+first, 90*time.Second)
+	t.Logf("speed log: %s ratios after the first visit, %s after the second", first, b.jsString(t, ratios))
+}
