@@ -63,10 +63,15 @@ func (r *ResultView) Render() app.UI {
 	if s.in.init(); dragTool(s.in.tool) && s.editable() {
 		touch = "drag"
 	}
+	// The status line, the map's controls and the figures are one block
+	// (resultfig): on a phone the model's main settings come right under
+	// it, before the numbers (the playground's stylesheet).
 	return app.Div().ID("result").Class("resultview").DataSet("state", state).DataSet("touch", touch).Body(
-		&Status{S: s},
-		app.Div().Class("mapcontrols-wrap").Body(r.controls(sh, fitted), r.tools(sh)),
-		app.Div().Class("plots").Body(figs...),
+		app.Div().ID("resultfig").Class("resultfig").Body(
+			&Status{S: s},
+			app.Div().Class("mapcontrols-wrap").Body(r.controls(sh, fitted), r.tools(sh)),
+			app.Div().Class("plots").Body(figs...),
+		),
 		&Metrics{S: s},
 		app.If(!r.Compact, &ExportBar{S: s}),
 	)

@@ -1,0 +1,95 @@
+package browsertest
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+// box is an element's box in page coordinates (CSS pixels from the top of
+// the document).
+type box struct{ Top, Bottom, Left, Right float64 }
+
+// boxes reads the boxes of the elements the selectors name (a missing one
+// is all zeros).
+func (b *browser) boxes(t *testing.T, sels ...string) map[string]box {
+	t.Helper()
+	out := map[string]box{}
+	for _, sel := range sels {
+		var bx box
+		b.run(t, chromedp.Evaluate(fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return {Top: 0, Bottom: 0, Left: 0, Right: 0};
+			const r = e.getBoundingClientRect(); return {Top: r.top + scrollY, Bottom: r.bottom + scrollY, Left: r.left, Right: r.right}; })()`, sel), &bx))
+		out[sel] = bx
+	}
+	return out
+}
+
+// TestPhoneControlsUnderTheFigure: on a 390 × 844 phone the model, its
+// main parameters and Train come right under the figure, all of them on
+// the same screen as the figure, so that a setting can be changed and its
+// effect seen without scrolling; the numbers follow, then the data, then
+// the advanced settings. (Before, the whole form came after the numbers
+// and the exports: Train was some 1 600 px below the figure.) On a desktop
+// the form stays in its column left of the figure, Train on the first
+// screen.
+func TestPhoneControlsUnderTheFigure(t *testing.T) {
+	url := startServer(t)
+	link := url + "/?data=gen:moons&n=200&noise=0.2&seed=1&train=70&model=svm"
+	sels := []string{"#fig-a", "#train", "#p-svm-gamma", ".model-main", "#metrics-block", "#dataset", "details.advanced", "#export-model"}
+
+	b := newBrowser(t, 390, 844)
+	b.run(t, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile),
+		emulation.SetTouchEmulationEnabled(true).WithMaxTouchPoints(5))
+	b.open(t, link)
+	b.waitFresh(t, 2*time.Minute)
+	b.waitMap(t, "a", time.Minute)
+	bx := b.boxes(t, sels...)
+	var screen float64
+	b.run(t, chromedp.Evaluate(`window.innerHeight`, &screen))
+	t.Logf("phone: %+v", bx)
+	fig, train := bx["#fig-a"], bx["#train"]
+	if gap := train.Top - fig.Bottom; gap < 0 || gap > 120 {
+		t.Errorf("phone: Train's top is %.0f px below the figure's bottom; want it right under the figure (0–120 px)", gap)
+	}
+	if span := bx[".model-main"].Bottom - fig.Top; span > screen {
+		t.Errorf("phone: from the figure's top to the last main parameter is %.0f px, more than the %.0f px screen", span, screen)
+	}
+	if bx["#p-svm-gamma"].Bottom > bx["#metrics-block"].Top {
+		t.Errorf("phone: the kernel width (γ) comes after the numbers")
+	}
+	order := []string{"#train", "#metrics-block", "#export-model", "#dataset", "details.advanced"}
+	for i := 1; i < len(order); i++ {
+		if bx[order[i-1]].Top >= bx[order[i]].Top {
+			t.Errorf("phone: %s (top %.0f) is not above %s (top %.0f); want the order %v", order[i-1], bx[order[i-1]].Top, order[i], bx[order[i]].Top, order)
+		}
+	}
+	// the whole main panel is as wide as the page's column, none of it clipped
+	var overflow bool
+	b.run(t, chromedp.Evaluate(`document.documentElement.scrollWidth > document.documentElement.clientWidth + 1`, &overflow))
+	if overflow {
+		t.Error("phone: the page scrolls sideways")
+	}
+	// Train brings the figure into view when the page is scrolled past it
+	b.run(t, chromedp.Evaluate(`window.scrollTo(0, document.getElementById("train").getBoundingClientRect().top + scrollY - 20)`, nil))
+	b.setInput(t, "p-svm-C", "3")
+	b.waitFresh(t, 2*time.Minute)
+	b.run(t, chromedp.Click("#train", chromedp.ByID))
+	b.waitJS(t, `document.getElementById("fig-a").getBoundingClientRect().top >= -1 && document.getElementById("train").getBoundingClientRect().bottom <= innerHeight`, 10*time.Second)
+	b.screenshot(t, "layout-phone-controls")
+
+	d := newBrowser(t, 1280, 900)
+	d.open(t, link)
+	d.waitFresh(t, 2*time.Minute)
+	bx = d.boxes(t, sels...)
+	t.Logf("desktop: %+v", bx)
+	if bx["#train"].Right > bx["#fig-a"].Left || bx["#dataset"].Top > bx["#train"].Top {
+		t.Errorf("desktop: the form (data, then model) is not in its column left of the figure: %+v", bx)
+	}
+	if bx["#train"].Bottom > 900 || bx["#metrics-block"].Left < bx["#fig-a"].Left {
+		t.Errorf("desktop: Train is off the first screen or the numbers left the result's column: %+v", bx)
+	}
+	d.screenshot(t, "layout-desktop-controls")
+}
