@@ -93,3 +93,49 @@ func TestPhoneControlsUnderTheFigure(t *testing.T) {
 	}
 	d.screenshot(t, "layout-desktop-controls")
 }
+
+// TestConfusionCaptionFits: the confusion matrix's caption lies on one
+// line above the table, not over the results table beside it, at 1024,
+// 1280 and 1440 px and on a phone. (Its caption, which named the rows and
+// columns, was squeezed into a column of single words as narrow as the
+// table; the axes now have headers of their own.)
+func TestConfusionCaptionFits(t *testing.T) {
+	url := startServer(t)
+	for _, w := range []int{1280, 1024, 1440, 390} {
+		b := newBrowser(t, w, 900)
+		if w < 500 {
+			b.run(t, chromedp.EmulateViewport(int64(w), 844, chromedp.EmulateMobile))
+		}
+		b.open(t, url+"/?data=gen:moons&n=200&noise=0.2&seed=1&train=70&model=svm")
+		b.waitFresh(t, 2*time.Minute)
+		var m struct {
+			Lines                        int
+			Caption, Table, Metrics, Row box
+			Page                         float64
+		}
+		b.run(t, chromedp.Evaluate(`(() => {
+			const bx = e => { const r = e.getBoundingClientRect(); return {Top: r.top + scrollY, Bottom: r.bottom + scrollY, Left: r.left, Right: r.right}; };
+			const cap = document.querySelector("#confusion caption"), rg = document.createRange();
+			rg.selectNodeContents(cap);
+			return {Lines: rg.getClientRects().length, Caption: bx(cap), Table: bx(document.getElementById("confusion")),
+				Metrics: bx(document.getElementById("metrics")), Row: bx(document.querySelector("#confusion tbody tr")),
+				Page: document.documentElement.clientWidth};
+		})()`, &m))
+		t.Logf("%d px: caption on %d line(s) %+v; table %+v; results table %+v", w, m.Lines, m.Caption, m.Table, m.Metrics)
+		if m.Lines != 1 {
+			t.Errorf("%d px: the confusion matrix's caption wraps onto %d lines", w, m.Lines)
+		}
+		if m.Caption.Right > m.Table.Right+1 || m.Caption.Right > m.Page {
+			t.Errorf("%d px: the caption (right %.0f) sticks out of its table (right %.0f) or the page (%.0f)", w, m.Caption.Right, m.Table.Right, m.Page)
+		}
+		if m.Caption.Bottom > m.Row.Top {
+			t.Errorf("%d px: the caption (bottom %.0f) runs into the matrix (first row at %.0f)", w, m.Caption.Bottom, m.Row.Top)
+		}
+		overlap := m.Caption.Left < m.Metrics.Right && m.Metrics.Left < m.Caption.Right &&
+			m.Caption.Top < m.Metrics.Bottom && m.Metrics.Top < m.Caption.Bottom
+		if overlap {
+			t.Errorf("%d px: the caption %+v overlaps the results table %+v", w, m.Caption, m.Metrics)
+		}
+		b.screenshot(t, fmt.Sprintf("confusion-%d", w))
+	}
+}
