@@ -2,6 +2,7 @@ package browsertest
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -138,4 +139,61 @@ func TestConfusionCaptionFits(t *testing.T) {
 		}
 		b.screenshot(t, fmt.Sprintf("confusion-%d", w))
 	}
+}
+
+// TestCompareThumbnailsKeepTheirOrder: Compare shows one thumbnail per
+// model from the start, in the order the models are listed (the table's),
+// a placeholder saying "running…" until its model finishes, so a slow
+// model (GPC, listed before TWSVM) fills its own place and moves no other
+// thumbnail. (Before, thumbnails appeared as their models finished and a
+// slow model's pushed the ones after it along.)
+func TestCompareThumbnailsKeepTheirOrder(t *testing.T) {
+	url := startServer(t)
+	b := newBrowser(t, 1280, 900)
+	b.open(t, url+"/?data=gen:moons&n=300&noise=0.25&seed=4&train=70&model=svm&view=compare")
+	b.waitJS(t, `document.getElementById("compare-run")`, time.Minute)
+	// every state the thumbnails go through: their models in order, and
+	// which are placeholders
+	b.run(t, chromedp.Evaluate(`(() => { window.__thumbStates = []; const seen = new Set();
+		new MutationObserver(() => {
+			const th = document.querySelector(".compare .thumbs"); if (!th) return;
+			const s = Array.from(th.querySelectorAll(".thumb")).map(f => f.querySelector("figcaption").textContent.split(" — ")[0] +
+				(f.classList.contains("pending") ? "…" : "")).join("|");
+			if (!seen.has(s)) { seen.add(s); window.__thumbStates.push(s); }
+		}).observe(document.body, {childList: true, subtree: true, attributes: true, attributeFilter: ["class"]});
+		return true; })()`, nil))
+	b.run(t, chromedp.Click("#cmp-gpc", chromedp.ByID), chromedp.Click("#cmp-twsvm", chromedp.ByID), chromedp.Click("#compare-run", chromedp.ByID))
+	b.waitJS(t, `document.querySelectorAll("#compare-table .cmp-score").length === 4 && !document.getElementById("compare-run").disabled`, 3*time.Minute)
+	b.waitJS(t, `document.querySelectorAll("#compare-thumbs .thumb.pending").length === 0`, 10*time.Second)
+	var got struct {
+		States          []string
+		Table, Captions []string
+		Pictures        []string
+	}
+	b.run(t, chromedp.Evaluate(`({States: window.__thumbStates,
+		Table: Array.from(document.querySelectorAll("#compare-table tbody th")).map(e => e.textContent.trim()),
+		Captions: Array.from(document.querySelectorAll(".compare .thumbs figcaption")).map(e => e.textContent.trim()),
+		Pictures: Array.from(document.querySelectorAll(".compare .thumbs canvas")).map(c => c.lupiDrawn ? "drawn" : "blank")})`, &got))
+	t.Logf("the thumbnails' states: %q; table %q; captions %q; pictures %q", got.States, got.Table, got.Captions, got.Pictures)
+	final := strings.Join(got.Table, "|")
+	if strings.Join(got.Captions, "|") != final {
+		t.Errorf("the thumbnails %q are not in the table's order %q", got.Captions, got.Table)
+	}
+	if len(got.States) == 0 {
+		t.Fatal("no thumbnails seen while the comparison ran")
+	}
+	for _, s := range got.States {
+		if strings.ReplaceAll(s, "…", "") != final {
+			t.Errorf("while the comparison ran the thumbnails were %q; want always %q (placeholders marked …)", s, final)
+		}
+	}
+	if !strings.Contains(got.States[0], "…") {
+		t.Errorf("the first thumbnails seen (%q) had no placeholder for the models still running", got.States[0])
+	}
+	for i, p := range got.Pictures {
+		if p != "drawn" {
+			t.Errorf("thumbnail %d (%s) is %s after the comparison", i, got.Captions[i], p)
+		}
+	}
+	b.screenshot(t, "compare-thumbs")
 }
