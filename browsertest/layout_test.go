@@ -73,6 +73,10 @@ func TestPhoneControlsUnderTheFigure(t *testing.T) {
 	if overflow {
 		t.Error("phone: the page scrolls sideways")
 	}
+	// the sections flattened into one column keep the page accessible
+	if v := axeViolations(t, b, axeSource(t)); len(v) > 0 {
+		t.Errorf("phone: %d axe-core violations:\n%s", len(v), strings.Join(v, "\n"))
+	}
 	// Train brings the figure into view when the page is scrolled past it
 	b.run(t, chromedp.Evaluate(`window.scrollTo(0, document.getElementById("train").getBoundingClientRect().top + scrollY - 20)`, nil))
 	b.setInput(t, "p-svm-C", "3")
