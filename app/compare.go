@@ -286,41 +286,63 @@ func (c *ComparePanel) results() app.UI {
 			})),
 		),
 		app.If(!st.running() && st.seconds > 0, app.P().Class("help").Text(fmt.Sprintf("Wall time %s on %d compute workers.", seconds(st.seconds), PoolSize()))),
-		app.Div().Class("thumbs").Body(app.Range(st.rows).Slice(func(i int) app.UI {
+		// One thumbnail per row, in the rows' order (the models' as listed),
+		// from the start: a model still running has a placeholder, so a
+		// slow model that finishes fills its own place and moves no other.
+		app.Div().ID("compare-thumbs").Class("thumbs").Body(app.Range(st.rows).Slice(func(i int) app.UI {
 			r := st.rows[i]
-			if r.res == nil {
-				return nil
-			}
-			return &Thumb{Row: &st.rows[i], ID: "thumb-" + r.model, Set: st.set, Ver: r.parts}
+			return &Thumb{Row: &st.rows[i], ID: "thumb-" + r.model, Set: st.set, Ver: r.parts, Err: r.err, Done: r.done}
 		})),
 	)
 }
 
 // Thumb is a small picture of one compared model: its map when the data is
-// 2-D, else its points on the principal components.
+// 2-D, else its points on the principal components; a placeholder that
+// says so while the model runs or when it failed.
 type Thumb struct {
 	app.Compo
-	Row *compareRow
-	ID  string
-	Set Settings
-	Ver int // the row's parts: a change redraws
+	Row  *compareRow
+	ID   string
+	Set  Settings
+	Ver  int    // the row's parts: a change redraws
+	Err  string // the row's error ("cancelled" too)
+	Done bool   // the row's fit ended
 }
 
 const thumbSize = 170
 
-// Render implements app.Composer.
-func (t *Thumb) Render() app.UI {
-	name := t.Row.model
-	if m, err := spec.Lookup(t.Row.model); err == nil {
+// thumbCaption is what a thumbnail's caption says of its row: the model's
+// name, and why there is no picture yet (running, cancelled, failed) or
+// what the picture shows when it is not a map.
+func thumbCaption(r *compareRow) (caption, label string) {
+	name := r.model
+	if m, err := spec.Lookup(r.model); err == nil {
 		name = m.Name
 	}
-	note := ""
-	if t.Row.res != nil && t.Row.res.Plot.Projected {
-		note = " (points on 2 principal components; no map in " + strconv.Itoa(t.Row.res.Data.Dim) + " dimensions)"
+	switch {
+	case r.res != nil && r.res.Plot.Projected:
+		note := " (points on 2 principal components; no map in " + strconv.Itoa(r.res.Data.Dim) + " dimensions)"
+		return name + note, name + " decision map" + note
+	case r.res != nil:
+		return name, name + " decision map"
+	case r.err == "cancelled":
+		return name + " — cancelled", name + ": cancelled, no picture"
+	case r.err != "":
+		return name + " — failed", name + ": failed, no picture"
 	}
-	return app.Figure().Class("thumb").Body(
-		app.Canvas().ID(t.ID).Role("img").Aria("label", name+" decision map"+note),
-		app.FigCaption().Text(name+note),
+	return name + " — running…", name + ": running, no picture yet"
+}
+
+// Render implements app.Composer.
+func (t *Thumb) Render() app.UI {
+	caption, label := thumbCaption(t.Row)
+	cls := "thumb"
+	if t.Row.res == nil {
+		cls += " pending"
+	}
+	return app.Figure().Class(cls).DataSet("model", t.Row.model).Body(
+		app.Canvas().ID(t.ID).Role("img").Aria("label", label),
+		app.FigCaption().Text(caption),
 	)
 }
 
@@ -332,7 +354,15 @@ func (t *Thumb) OnUpdate(ctx app.Context) { paintLater(ctx, t, t.draw) }
 
 func (t *Thumb) draw(ctx app.Context) {
 	canvas := app.Window().GetElementByID(t.ID)
-	if !canvas.Truthy() || t.Row.res == nil {
+	if !canvas.Truthy() {
+		return
+	}
+	if t.Row.res == nil {
+		// a placeholder: blank, also where an earlier comparison drew
+		if canvas.Get("lupiDrawn").Truthy() {
+			canvas.Set("lupiDrawn", "")
+			canvas.Set("width", canvas.Get("width"))
+		}
 		return
 	}
 	// the canvas remembers what it shows: a page update that changed

@@ -29,7 +29,7 @@ func (d *DataPanel) OnDismount() { d.S.unregister(d) }
 func (d *DataPanel) Render() app.UI {
 	s := d.S
 	set := s.set
-	return app.Div().Class("panel").Body(
+	return app.Div().Class("panel datapanel").Body(
 		app.H2().Text("Data"),
 		app.Div().Class("param").Body(
 			app.Label().For("dataset").Text("Dataset"),

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -313,26 +314,19 @@ func (x *ExportBar) onImport(ctx app.Context, e app.Event) {
 			var key string
 			Submit(ctx, wire.KindImport, req, nil, JobOptions{Priority: PriorityInteractive,
 				OnPart: func(ctx app.Context, m wire.Message, w Affinity) {
-					var p wire.Part
-					if _, err := m.Decode(&p); err == nil && p.Fit != nil {
-						key = x.adoptImport(p.Fit, set)
-					}
 					prev := s.shown
-					s.takePart(m, s.set.Clone(), key, w)
+					if err := x.importPart(m, false, &key, w); err != nil {
+						s.fit.errMsg, s.fit.errKey = err.Error(), key
+					}
 					s.rezoom(ctx, prev)
 					s.refresh()
 				},
 				OnEnd: func(ctx app.Context, m wire.Message, w Affinity) {
-					var p wire.Part
-					if _, _, err := decodeEnd(m, &p); err != nil {
+					prev := s.shown
+					if err := x.importPart(m, true, &key, w); err != nil {
 						x.fail("%s was not imported: %v", name, err)
 						return
 					}
-					if p.Fit != nil {
-						key = x.adoptImport(p.Fit, set)
-					}
-					prev := s.shown
-					s.takePart(m, s.set.Clone(), key, w)
 					s.rezoom(ctx, prev)
 					ms, _ := spec.Lookup(s.set.Model)
 					label := s.set.Model
@@ -349,9 +343,35 @@ func (x *ExportBar) onImport(ctx app.Context, e app.Event) {
 	ctx.JSSrc().Set("value", "") // choosing the same file again fires change again
 }
 
+// importPart takes a message of an import's answer (end: its last one):
+// it decodes it once, makes the imported model's settings current when it
+// holds the result (adoptImport: key becomes their fit key, kept for the
+// parts that follow) and shows what it holds.
+func (x *ExportBar) importPart(m wire.Message, end bool, key *string, w Affinity) error {
+	var p wire.Part
+	var bin *wire.Bin
+	var err error
+	if end {
+		var cancelled bool
+		if bin, cancelled, err = decodeEnd(m, &p); cancelled {
+			return errors.New("cancelled")
+		}
+	} else {
+		bin, err = m.Decode(&p)
+	}
+	if err != nil {
+		return err
+	}
+	if p.Fit != nil {
+		*key = x.adoptImport(p.Fit)
+	}
+	x.S.takeDecoded(&p, bin, x.S.set.Clone(), *key, w)
+	return nil
+}
+
 // adoptImport makes the imported model's settings current, so the result is
 // not shown as out of date, and returns their fit key.
-func (x *ExportBar) adoptImport(res *wire.FitResult, set Settings) string {
+func (x *ExportBar) adoptImport(res *wire.FitResult) string {
 	s := x.S
 	s.set.Model = res.Model
 	if s.set.Params == nil {

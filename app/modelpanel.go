@@ -59,7 +59,10 @@ func (m *ModelPanel) Render() app.UI {
 		),
 	}
 	if ms == nil {
-		return app.Div().Class("panel").Body(append(body, app.P().Class("error").Text("Unknown model."))...)
+		return app.Div().Class("panel modelpanel").Body(
+			app.Div().Class("model-main").Body(append(body, app.P().Class("error").Text("Unknown model."))...),
+			app.Div().Class("model-more"),
+		)
 	}
 	vals := s.set.Values()
 	var basic, advanced []spec.Param
@@ -71,19 +74,27 @@ func (m *ModelPanel) Render() app.UI {
 		}
 	}
 	body = append(body,
-		app.P().Class("paper").Text(ms.Paper+" — "+ms.Equations),
 		m.trainRow(ms),
 		app.Div().Body(app.If(s.compatible(ms) != "", app.P().ID("incompatible").Class("error").Text(s.compatible(ms)+"."))),
 		m.form(ms, basic, vals),
-		app.Details().Class("advanced").Body(
-			app.Summary().Text("Advanced settings"),
-			m.form(ms, advanced, vals),
-			m.workersField(),
-			m.offlineField(),
-		),
-		app.P().Class("help").Text(ms.About),
 	)
-	return app.Div().Class("panel").Body(body...)
+	// The model, its main parameters and Train come first (model-main); the
+	// advanced settings, the paper and what the model is follow
+	// (model-more). On a phone the stylesheet puts the first right under
+	// the figure and the second after the results and the data.
+	return app.Div().Class("panel modelpanel").Body(
+		app.Div().Class("model-main").Body(body...),
+		app.Div().Class("model-more").Body(
+			app.Details().Class("advanced").Body(
+				app.Summary().Text("Advanced settings"),
+				m.form(ms, advanced, vals),
+				m.workersField(),
+				m.offlineField(),
+			),
+			app.P().Class("paper").Text(ms.Paper+" — "+ms.Equations),
+			app.P().Class("help").Text(ms.About),
+		),
+	)
 }
 
 // trainRow is the Train button, labelled with the estimated time when the
@@ -106,9 +117,10 @@ func (m *ModelPanel) trainRow(ms *spec.Spec) app.UI {
 		app.Button().ID("train").Class("primary").Text(label).Disabled(disabled).OnClick(func(ctx app.Context, e app.Event) {
 			s.refit = s.watching // a click while watching trains again to be watched
 			s.startFit(ctx)
-			// on a phone the result is below the form: bring it into view
-			if r := app.Window().GetElementByID("status"); r.Truthy() && app.Window().Get("innerWidth").Int() < 820 {
-				r.Call("scrollIntoView", map[string]any{"behavior": "smooth", "block": "start"})
+			// on a phone the figure is just above the form: bring it into
+			// view when it is scrolled off
+			if r := app.Window().GetElementByID("resultfig"); r.Truthy() && app.Window().Get("innerWidth").Int() <= 820 {
+				r.Call("scrollIntoView", map[string]any{"behavior": "smooth", "block": "nearest"})
 			}
 		}),
 		app.Label().Class("watch").Title("Redraw the boundary while the model trains, beside a plot of what the solver measures (slower: each frame is shown for a moment)").Body(

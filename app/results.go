@@ -63,10 +63,15 @@ func (r *ResultView) Render() app.UI {
 	if s.in.init(); dragTool(s.in.tool) && s.editable() {
 		touch = "drag"
 	}
+	// The status line, the map's controls and the figures are one block
+	// (resultfig): on a phone the model's main settings come right under
+	// it, before the numbers (the playground's stylesheet).
 	return app.Div().ID("result").Class("resultview").DataSet("state", state).DataSet("touch", touch).Body(
-		&Status{S: s},
-		app.Div().Class("mapcontrols-wrap").Body(r.controls(sh, fitted), r.tools(sh)),
-		app.Div().Class("plots").Body(figs...),
+		app.Div().ID("resultfig").Class("resultfig").Body(
+			&Status{S: s},
+			app.Div().Class("mapcontrols-wrap").Body(r.controls(sh, fitted), r.tools(sh)),
+			app.Div().Class("plots").Body(figs...),
+		),
 		&Metrics{S: s},
 		app.If(!r.Compact, &ExportBar{S: s}),
 	)
@@ -645,14 +650,25 @@ func confusionTable(res *wire.FitResult) app.UI {
 	if c == nil || len(c) != len(cls) {
 		return nil
 	}
+	// The caption is a short title on one line; the axes are named by
+	// headers of their own ("predicted" over the columns, "true" beside
+	// the rows), not in the caption, which the table's narrow width
+	// squeezed into a column of single words.
 	return app.Table().ID("confusion").Class("confusion").Body(
-		app.Caption().Text("Test confusion matrix (rows: true class, columns: predicted)"),
-		app.THead().Body(app.Tr().Body(
-			app.Td().Aria("hidden", "true"),
-			app.Range(cls).Slice(func(j int) app.UI { return app.Th().Scope("col").Text(cls[j]) }),
-		)),
+		app.Caption().Text("Test confusion matrix"),
+		app.THead().Body(
+			app.Tr().Body(
+				app.Td().ColSpan(2).Aria("hidden", "true"),
+				app.Th().Scope("colgroup").ColSpan(len(cls)).Class("axis").Text("predicted"),
+			),
+			app.Tr().Body(
+				app.Td().ColSpan(2).Aria("hidden", "true"),
+				app.Range(cls).Slice(func(j int) app.UI { return app.Th().Scope("col").Text(cls[j]) }),
+			),
+		),
 		app.TBody().Body(app.Range(c).Slice(func(i int) app.UI {
 			return app.Tr().Body(
+				app.If(i == 0, app.Th().Scope("rowgroup").Rowspan(len(cls)).Class("axis").Text("true")),
 				app.Th().Scope("row").Text(cls[i]),
 				app.Range(c[i]).Slice(func(j int) app.UI {
 					cl := ""

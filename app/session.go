@@ -541,6 +541,12 @@ func (s *session) takePart(m wire.Message, set Settings, key string, w Affinity)
 		s.fit.errMsg, s.fit.errKey = err.Error(), key
 		return
 	}
+	s.takeDecoded(&p, bin, set, key, w)
+}
+
+// takeDecoded is takePart for a part already decoded (p, with its binary
+// parts bin).
+func (s *session) takeDecoded(p *wire.Part, bin *wire.Bin, set Settings, key string, w Affinity) {
 	if p.Snapshot != nil {
 		// a watched fit's iterate: its measure, and its map under the
 		// points until the result comes
