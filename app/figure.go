@@ -29,7 +29,11 @@ type figModel struct {
 	clipped  int
 	preview  bool // a coarse map: a finer one follows
 	hasMap   bool
-	rgba     []byte // the map's colours, painted once
+	// margins are a multi-class map's per-class margins (the class layer
+	// is then painted from them, finer than its cells: classImage)
+	margins [][]float64
+	rgba    []byte // the map's colours, painted once
+	iw, ih  int    // rgba's size (the cells', or finer)
 }
 
 type contourStyle struct {
@@ -177,7 +181,11 @@ func drawMap(p painter, fm *figModel, l figLayout) {
 		return
 	}
 	if fm.rgba == nil {
-		fm.rgba = fm.scale.rgbaImage(fm.values)
+		if len(fm.margins) > 0 {
+			fm.rgba, fm.iw, fm.ih = fm.scale.classImage(fm.margins, fm.values, fm.w, fm.h)
+		} else {
+			fm.rgba, fm.iw, fm.ih = fm.scale.rgbaImage(fm.values), fm.w, fm.h
+		}
 	}
 	fr, mf := fm.frame, fm.mapFrame
 	if !(mf[1] > mf[0]) {
@@ -185,7 +193,7 @@ func drawMap(p painter, fm *figModel, l figLayout) {
 	}
 	x0, y0 := l.toPx(fr, mf[0], mf[3])
 	x1, y1 := l.toPx(fr, mf[1], mf[2])
-	p.image(fm.rgba, fm.w, fm.h, x0, y0, x1-x0, y1-y0)
+	p.image(fm.rgba, fm.iw, fm.ih, x0, y0, x1-x0, y1-y0)
 }
 
 func drawContours(p painter, fm *figModel, l figLayout) {

@@ -150,10 +150,26 @@ func (fm *figModel) addMap(in *figureInput, mv *mapView, pick string) {
 	}
 	fm.layer, fm.values, fm.w, fm.h, fm.hasMap, fm.preview = l, mv.layers[l.Name], mv.g.W, mv.g.H, true, mv.g.Preview
 	fm.scale = layerScale(l, in.nClasses, in.classes)
+	if l.Kind == wire.LayerClass {
+		fm.margins = classMargins(mv, in.nClasses)
+	}
 	for _, c := range l.Contours {
 		fm.contours = append(fm.contours, contourStyleOf(c, l.Kind))
 	}
 	fm.contours = append(fm.contours, proximalSurfaces(mv.g.Layers, in.classes)...)
+}
+
+// classMargins returns a multi-class map's margin layers in class order
+// (nil unless the map has one for each class, all of its size).
+func classMargins(mv *mapView, n int) [][]float64 {
+	out := make([][]float64, n)
+	for c := range out {
+		out[c] = mv.layers[fmt.Sprintf("%s:%d", wire.LayerMargin, c)]
+		if len(out[c]) != mv.g.W*mv.g.H {
+			return nil
+		}
+	}
+	return out
 }
 
 func findLayer(layers []wire.Layer, name string) *wire.Layer {
