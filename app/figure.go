@@ -209,27 +209,39 @@ func drawContours(p painter, fm *figModel, l figLayout) {
 	}
 }
 
-// drawPoints paints the point groups, each point clamped to the plot area;
-// the points of a group other than halos and rings that fell outside get a
-// triangle at the edge.
+// edgeInset is how far inside the frame a point outside it is drawn (CSS
+// pixels): a point's dot stays whole within the frame.
+const edgeInset = pointRadius + 1
+
+// drawPoints paints the point groups clipped to the plot area, so that no
+// mark runs over the axes' labels or the colour bar's (a zoomed plot has
+// many points at its edges). A point outside the frame is drawn just
+// inside its edge (edgeInset), and the points of a group other than halos
+// and rings that fell outside get a triangle on the edge.
 func drawPoints(p painter, fm *figModel, l figLayout) {
 	var tx, ty []float64
+	p.clip(l.px, l.py, l.pw, l.ph)
 	for _, g := range fm.points {
 		xs, ys := make([]float64, len(g.xs)), make([]float64, len(g.xs))
 		marksEdge := g.shape != "halo" && g.shape != "ring"
 		for i := range g.xs {
 			x, y := l.toPx(fm.frame, g.xs[i], g.ys[i])
-			cx, cy := math.Max(l.px, math.Min(l.px+l.pw, x)), math.Max(l.py, math.Min(l.py+l.ph, y))
-			if (cx != x || cy != y) && marksEdge {
-				tx, ty = append(tx, cx), append(ty, cy)
+			ex, ey := math.Max(l.px, math.Min(l.px+l.pw, x)), math.Max(l.py, math.Min(l.py+l.ph, y))
+			if ex != x || ey != y {
+				if marksEdge {
+					tx, ty = append(tx, ex), append(ty, ey)
+				}
+				x = math.Max(l.px+edgeInset, math.Min(l.px+l.pw-edgeInset, x))
+				y = math.Max(l.py+edgeInset, math.Min(l.py+l.ph-edgeInset, y))
 			}
-			xs[i], ys[i] = cx, cy
+			xs[i], ys[i] = x, y
 		}
 		drawGroup(p, g, xs, ys, l.compact)
 	}
 	for i := range tx {
 		p.path(triangleAt(tx[i], ty[i], l), true, "#1b1f24", 1.2, nil)
 	}
+	p.unclip()
 }
 
 // drawGroup paints a group's marks at the pixel positions xs, ys (smaller
