@@ -93,8 +93,8 @@ func (p *boxPainter) vtext(x, y float64, s string, size float64, fill string) {
 	p.texts, p.names = append(p.texts, [4]float64{x - size/2, y - h/2, x + size/2, y + h/2}), append(p.names, s)
 }
 func (p *boxPainter) image(rgba []byte, w, h int, x, y, dw, dh float64) {}
-func (p *boxPainter) clip(x, y, w, h float64)                          { p.clips = append(p.clips, [4]float64{x, y, w, h}) }
-func (p *boxPainter) unclip()                                          { p.clips = p.clips[:len(p.clips)-1] }
+func (p *boxPainter) clip(x, y, w, h float64)                           { p.clips = append(p.clips, [4]float64{x, y, w, h}) }
+func (p *boxPainter) unclip()                                           { p.clips = p.clips[:len(p.clips)-1] }
 
 // TestZoomedPointsStayOffTheLabels: zoomed in, many points lie outside
 // the frame and are drawn at its edges; no mark of theirs (dot, ring,
