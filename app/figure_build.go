@@ -41,6 +41,7 @@ func newFigureInput(res *wire.FitResult, fitted bool, view string, tag int) (*fi
 		}
 		in.frame, in.axes, in.train, in.test = res.Plot.FrameB, res.Plot.AxesB, *res.Plot.TrainB, *res.Plot.TestB
 	}
+	in.axes = [2]string{displayName(in.axes[0]), displayName(in.axes[1])}
 	in.spec, _ = spec.Lookup(res.Model)
 	in.multiLabel = len(res.Data.Tags) > 0
 	in.nClasses = len(in.classes)
@@ -496,18 +497,62 @@ func misclassified(p wire.Points, i int, multiLabel bool, tag int) bool {
 	return i < len(p.Class) && i < len(p.Pred) && p.Class[i] != p.Pred[i]
 }
 
+// className is class k's name as the page shows it (displayName).
 func className(classes []string, k int) string {
 	if k >= 0 && k < len(classes) {
-		return classes[k]
+		return displayName(classes[k])
 	}
 	return strconv.Itoa(k)
 }
 
+// tagName is tag t's name as the page shows it (displayName).
 func tagName(tags []string, t int) string {
 	if t >= 0 && t < len(tags) {
-		return tags[t]
+		return displayName(tags[t])
 	}
 	return strconv.Itoa(t)
+}
+
+// displayName is a column's name (a feature, class or tag: an identifier
+// of the data file) as a label for people, in axis titles, legends and
+// tooltips: a CSV role prefix ("x_", "z_", "tag_") before a word is left
+// out, a letter with an index ("x_1", "z_12") is written with a subscript
+// (x₁, as the plots name unnamed features), and the other underscores are
+// spaces: "x_petal_length" reads "petal length". Files, links and CSV
+// headers keep the names as they are.
+func displayName(name string) string {
+	s := strings.TrimSpace(name)
+	if i := strings.IndexByte(s, '_'); i == 1 && len(s) > 2 && isDigits(s[2:]) {
+		var b strings.Builder
+		b.WriteString(s[:1])
+		for _, r := range s[2:] {
+			b.WriteRune('₀' + (r - '0'))
+		}
+		return b.String()
+	}
+	for _, p := range []string{"x_", "z_", "tag_"} {
+		if !strings.HasPrefix(strings.ToLower(s), p) {
+			continue
+		}
+		if rest := s[len(p):]; rest != "" && !isDigits(rest[:1]) && rest[0] != '_' {
+			s = rest
+		}
+		break
+	}
+	s = strings.Join(strings.Fields(strings.ReplaceAll(s, "_", " ")), " ")
+	if s == "" {
+		return name
+	}
+	return s
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 func figureTitle(m *spec.Spec, res *wire.FitResult, view string, multiLabel bool, tag int) string {

@@ -493,3 +493,30 @@ type paintedText struct {
 func (p *textPainter) text(x, y float64, s string, size float64, fill, align, baseline string, bold bool) {
 	p.texts = append(p.texts, paintedText{x, y, size, s, align, bold})
 }
+
+// TestDisplayName: the data's column names are shown to people without
+// their underscores and CSV role prefixes (a newcomer read "petal_length"
+// and "x_1" on the axes); names without them are left alone.
+func TestDisplayName(t *testing.T) {
+	for _, c := range [][2]string{
+		{"x_1", "x₁"}, {"z_12", "z₁₂"}, {"petal_length", "petal length"}, {"x_mean_radius", "mean radius"},
+		{"z_worst_concave_points", "worst concave points"}, {"tag_sunny_day", "sunny day"}, {"Iris_setosa", "Iris setosa"},
+		{"x_r0c1", "r0c1"}, {"sepal length", "sepal length"}, {"PC1 (45 % of variance)", "PC1 (45 % of variance)"},
+		{"x₁", "x₁"}, {"__", "__"}, {"x_", "x"}, {"a__b_", "a b"}, {"0", "0"}, {"x_region-centroid-col", "region-centroid-col"},
+	} {
+		if got := displayName(c[0]); got != c[1] {
+			t.Errorf("displayName(%q) = %q, want %q", c[0], got, c[1])
+		}
+	}
+	// on the axes, in the legend and the colour bar's name
+	res := &wire.FitResult{Model: "svm", Data: wire.DataInfo{Classes: []string{"Iris_setosa", "Iris_virginica"}}}
+	res.Plot = wire.PlotData{Frame: [4]float64{0, 1, 0, 1}, Axes: [2]string{"petal_length", "x_petal_width"},
+		Train: wire.Points{X: []float64{0.5}, Y: []float64{0.5}, Class: []int{1}}}
+	fm := buildFigure(&shown{res: res}, nil, false, "A", 0, "", nil, nil, false)
+	if fm.axes != [2]string{"petal length", "petal width"} {
+		t.Errorf("axes %q", fm.axes)
+	}
+	if fm.legend[1].text != "Iris virginica (training)" {
+		t.Errorf("legend %q", fm.legend[1].text)
+	}
+}

@@ -405,7 +405,7 @@ func (r *ResultView) controls(sh *shown, fitted bool) app.UI {
 					s.refresh()
 				}
 			}).Body(app.Range(tags).Slice(func(i int) app.UI {
-				return app.Option().Value(strconv.Itoa(i)).Selected(i == s.tagShown).Text(tags[i])
+				return app.Option().Value(strconv.Itoa(i)).Selected(i == s.tagShown).Text(tagName(tags, i))
 			})),
 		))
 	}
