@@ -64,7 +64,7 @@ func (r *ResultView) Render() app.UI {
 		touch = "drag"
 	}
 	return app.Div().ID("result").Class("resultview").DataSet("state", state).DataSet("touch", touch).Body(
-		&Status{S: s},
+		app.Div().Class("status-slot").Body(&Status{S: s}),
 		app.Div().Class("mapcontrols-wrap").Body(r.controls(sh, fitted), r.tools(sh)),
 		app.Div().Class("plots").Body(figs...),
 		&Metrics{S: s},
@@ -180,7 +180,7 @@ func (st *Status) Render() app.UI {
 		}
 		body = append(body,
 			bar,
-			app.Span().ID("train-stage").Class("stage").Text(text),
+			app.Span().ID("train-stage").Class("stage").Title(text).Text(text),
 			app.Button().ID("train-cancel").Text("Cancel").OnClick(func(ctx app.Context, e app.Event) { s.cancelFit(); s.refresh() }),
 		)
 		if watched {
