@@ -260,6 +260,8 @@ func boundaryLevel(kind string) string {
 		return " (f = 0)"
 	case wire.LayerMean:
 		return " (m = 0, p = 0.5)"
+	case wire.LayerClass:
+		return " (between the predicted classes)"
 	}
 	return ""
 }
