@@ -21,7 +21,7 @@ func TestThreeClassMapIsSmooth(t *testing.T) {
 	side, _ := info["mapSide"].(float64)
 	img, _ := info["mapImageSide"].(float64)
 	contours, _ := info["contours"].(float64)
-	t.Logf("map of %v cells a side painted at %v pixels, %v contour styles", side, img, contours)
+	t.Logf("map of %v cells a side painted at %v pixels, %v contour styles; the figure's paint took %v ms", side, img, contours, info["paintMs"])
 	if side < 100 || img < 3*side || contours < 1 {
 		t.Errorf("the three-class map (%v cells a side) is painted at %v pixels with %v lines", side, img, contours)
 	}
