@@ -150,3 +150,67 @@ func (s scale) span() (float64, float64) {
 	}
 	return -m, m
 }
+
+// classImageSide is about how many pixels a side classImage paints a
+// multi-class map in (finer than the plot is wide, so that the regions'
+// borders are as smooth as a binary map's).
+const classImageSide = 800
+
+// classImage paints a multi-class map from its per-class margins (W×H cells
+// each, positive where the class is predicted, see wire.LayerMargin) at
+// f×f pixels a cell: a pixel takes the class whose margin, interpolated
+// bilinearly between the cells' centres, is largest — the regions whose
+// borders are the margins' 0 levels, the lines the class layer's iso-line
+// traces. A pixel among cells of one class takes its colour directly.
+// labels are the cells' classes. It returns the image and its size.
+func (s scale) classImage(margins [][]float64, labels []float64, w, h int) (rgba []byte, iw, ih int) {
+	if w < 2 || h < 2 {
+		return s.rgbaImage(labels), w, h
+	}
+	f := max(1, min(16, (classImageSide+w/2)/w))
+	iw, ih = w*f, h*f
+	rgba = make([]byte, 4*iw*ih)
+	colours := make([]rgb, len(margins))
+	for c := range colours {
+		colours[c] = s.colour(float64(c))
+	}
+	// cell lattice coordinate of each pixel column (row): the left (top)
+	// node and the weight of the next one
+	axis := func(n int) ([]int, []float64) {
+		idx, t := make([]int, n*f), make([]float64, n*f)
+		for u := range idx {
+			x := (float64(u)+0.5)/float64(f) - 0.5
+			i := int(math.Floor(x))
+			i = max(0, min(n-2, i))
+			idx[u], t[u] = i, math.Max(0, math.Min(1, x-float64(i)))
+		}
+		return idx, t
+	}
+	xi, xt := axis(w)
+	yi, yt := axis(h)
+	for v := 0; v < ih; v++ {
+		j, ty := yi[v], yt[v]
+		for u := 0; u < iw; u++ {
+			i, tx := xi[u], xt[u]
+			a, b, c, d := j*w+i, j*w+i+1, (j+1)*w+i, (j+1)*w+i+1
+			k := int(labels[a])
+			if labels[b] != labels[a] || labels[c] != labels[a] || labels[d] != labels[a] {
+				best := math.Inf(-1)
+				for cl, m := range margins {
+					top := m[a] + (m[b]-m[a])*tx
+					bot := m[c] + (m[d]-m[c])*tx
+					if x := top + (bot-top)*ty; x > best {
+						best, k = x, cl
+					}
+				}
+			}
+			col := rgb{0xff, 0xff, 0xff}
+			if k >= 0 && k < len(colours) {
+				col = colours[k]
+			}
+			o := 4 * (v*iw + u)
+			rgba[o], rgba[o+1], rgba[o+2], rgba[o+3] = col.r, col.g, col.b, 255
+		}
+	}
+	return rgba, iw, ih
+}

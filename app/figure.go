@@ -29,7 +29,11 @@ type figModel struct {
 	clipped  int
 	preview  bool // a coarse map: a finer one follows
 	hasMap   bool
-	rgba     []byte // the map's colours, painted once
+	// margins are a multi-class map's per-class margins (the class layer
+	// is then painted from them, finer than its cells: classImage)
+	margins [][]float64
+	rgba    []byte // the map's colours, painted once
+	iw, ih  int    // rgba's size (the cells', or finer)
 }
 
 type contourStyle struct {
@@ -177,7 +181,11 @@ func drawMap(p painter, fm *figModel, l figLayout) {
 		return
 	}
 	if fm.rgba == nil {
-		fm.rgba = fm.scale.rgbaImage(fm.values)
+		if len(fm.margins) > 0 {
+			fm.rgba, fm.iw, fm.ih = fm.scale.classImage(fm.margins, fm.values, fm.w, fm.h)
+		} else {
+			fm.rgba, fm.iw, fm.ih = fm.scale.rgbaImage(fm.values), fm.w, fm.h
+		}
 	}
 	fr, mf := fm.frame, fm.mapFrame
 	if !(mf[1] > mf[0]) {
@@ -185,7 +193,7 @@ func drawMap(p painter, fm *figModel, l figLayout) {
 	}
 	x0, y0 := l.toPx(fr, mf[0], mf[3])
 	x1, y1 := l.toPx(fr, mf[1], mf[2])
-	p.image(fm.rgba, fm.w, fm.h, x0, y0, x1-x0, y1-y0)
+	p.image(fm.rgba, fm.iw, fm.ih, x0, y0, x1-x0, y1-y0)
 }
 
 func drawContours(p painter, fm *figModel, l figLayout) {
@@ -201,27 +209,39 @@ func drawContours(p painter, fm *figModel, l figLayout) {
 	}
 }
 
-// drawPoints paints the point groups, each point clamped to the plot area;
-// the points of a group other than halos and rings that fell outside get a
-// triangle at the edge.
+// edgeInset is how far inside the frame a point outside it is drawn (CSS
+// pixels): a point's dot stays whole within the frame.
+const edgeInset = pointRadius + 1
+
+// drawPoints paints the point groups clipped to the plot area, so that no
+// mark runs over the axes' labels or the colour bar's (a zoomed plot has
+// many points at its edges). A point outside the frame is drawn just
+// inside its edge (edgeInset), and the points of a group other than halos
+// and rings that fell outside get a triangle on the edge.
 func drawPoints(p painter, fm *figModel, l figLayout) {
 	var tx, ty []float64
+	p.clip(l.px, l.py, l.pw, l.ph)
 	for _, g := range fm.points {
 		xs, ys := make([]float64, len(g.xs)), make([]float64, len(g.xs))
 		marksEdge := g.shape != "halo" && g.shape != "ring"
 		for i := range g.xs {
 			x, y := l.toPx(fm.frame, g.xs[i], g.ys[i])
-			cx, cy := math.Max(l.px, math.Min(l.px+l.pw, x)), math.Max(l.py, math.Min(l.py+l.ph, y))
-			if (cx != x || cy != y) && marksEdge {
-				tx, ty = append(tx, cx), append(ty, cy)
+			ex, ey := math.Max(l.px, math.Min(l.px+l.pw, x)), math.Max(l.py, math.Min(l.py+l.ph, y))
+			if ex != x || ey != y {
+				if marksEdge {
+					tx, ty = append(tx, ex), append(ty, ey)
+				}
+				x = math.Max(l.px+edgeInset, math.Min(l.px+l.pw-edgeInset, x))
+				y = math.Max(l.py+edgeInset, math.Min(l.py+l.ph-edgeInset, y))
 			}
-			xs[i], ys[i] = cx, cy
+			xs[i], ys[i] = x, y
 		}
 		drawGroup(p, g, xs, ys, l.compact)
 	}
 	for i := range tx {
 		p.path(triangleAt(tx[i], ty[i], l), true, "#1b1f24", 1.2, nil)
 	}
+	p.unclip()
 }
 
 // drawGroup paints a group's marks at the pixel positions xs, ys (smaller

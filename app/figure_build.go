@@ -41,6 +41,7 @@ func newFigureInput(res *wire.FitResult, fitted bool, view string, tag int) (*fi
 		}
 		in.frame, in.axes, in.train, in.test = res.Plot.FrameB, res.Plot.AxesB, *res.Plot.TrainB, *res.Plot.TestB
 	}
+	in.axes = [2]string{displayName(in.axes[0]), displayName(in.axes[1])}
 	in.spec, _ = spec.Lookup(res.Model)
 	in.multiLabel = len(res.Data.Tags) > 0
 	in.nClasses = len(in.classes)
@@ -150,10 +151,26 @@ func (fm *figModel) addMap(in *figureInput, mv *mapView, pick string) {
 	}
 	fm.layer, fm.values, fm.w, fm.h, fm.hasMap, fm.preview = l, mv.layers[l.Name], mv.g.W, mv.g.H, true, mv.g.Preview
 	fm.scale = layerScale(l, in.nClasses, in.classes)
+	if l.Kind == wire.LayerClass {
+		fm.margins = classMargins(mv, in.nClasses)
+	}
 	for _, c := range l.Contours {
 		fm.contours = append(fm.contours, contourStyleOf(c, l.Kind))
 	}
 	fm.contours = append(fm.contours, proximalSurfaces(mv.g.Layers, in.classes)...)
+}
+
+// classMargins returns a multi-class map's margin layers in class order
+// (nil unless the map has one for each class, all of its size).
+func classMargins(mv *mapView, n int) [][]float64 {
+	out := make([][]float64, n)
+	for c := range out {
+		out[c] = mv.layers[fmt.Sprintf("%s:%d", wire.LayerMargin, c)]
+		if len(out[c]) != mv.g.W*mv.g.H {
+			return nil
+		}
+	}
+	return out
 }
 
 func findLayer(layers []wire.Layer, name string) *wire.Layer {
@@ -243,6 +260,8 @@ func boundaryLevel(kind string) string {
 		return " (f = 0)"
 	case wire.LayerMean:
 		return " (m = 0, p = 0.5)"
+	case wire.LayerClass:
+		return " (between the predicted classes)"
 	}
 	return ""
 }
@@ -480,18 +499,62 @@ func misclassified(p wire.Points, i int, multiLabel bool, tag int) bool {
 	return i < len(p.Class) && i < len(p.Pred) && p.Class[i] != p.Pred[i]
 }
 
+// className is class k's name as the page shows it (displayName).
 func className(classes []string, k int) string {
 	if k >= 0 && k < len(classes) {
-		return classes[k]
+		return displayName(classes[k])
 	}
 	return strconv.Itoa(k)
 }
 
+// tagName is tag t's name as the page shows it (displayName).
 func tagName(tags []string, t int) string {
 	if t >= 0 && t < len(tags) {
-		return tags[t]
+		return displayName(tags[t])
 	}
 	return strconv.Itoa(t)
+}
+
+// displayName is a column's name (a feature, class or tag: an identifier
+// of the data file) as a label for people, in axis titles, legends and
+// tooltips: a CSV role prefix ("x_", "z_", "tag_") before a word is left
+// out, a letter with an index ("x_1", "z_12") is written with a subscript
+// (x₁, as the plots name unnamed features), and the other underscores are
+// spaces: "x_petal_length" reads "petal length". Files, links and CSV
+// headers keep the names as they are.
+func displayName(name string) string {
+	s := strings.TrimSpace(name)
+	if i := strings.IndexByte(s, '_'); i == 1 && len(s) > 2 && isDigits(s[2:]) {
+		var b strings.Builder
+		b.WriteString(s[:1])
+		for _, r := range s[2:] {
+			b.WriteRune('₀' + (r - '0'))
+		}
+		return b.String()
+	}
+	for _, p := range []string{"x_", "z_", "tag_"} {
+		if !strings.HasPrefix(strings.ToLower(s), p) {
+			continue
+		}
+		if rest := s[len(p):]; rest != "" && !isDigits(rest[:1]) && rest[0] != '_' {
+			s = rest
+		}
+		break
+	}
+	s = strings.Join(strings.Fields(strings.ReplaceAll(s, "_", " ")), " ")
+	if s == "" {
+		return name
+	}
+	return s
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 func figureTitle(m *spec.Spec, res *wire.FitResult, view string, multiLabel bool, tag int) string {

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"flag"
 	"fmt"
+	"math"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -365,6 +366,44 @@ func figureCases() []figureCase {
 			figureCase{name: "three classes", sh: sh, maps: sh, fitted: true, view: "A"},
 			figureCase{name: "three classes, score layer", sh: sh, maps: sh, fitted: true, view: "A", pick: wire.LayerDecision},
 		)
+		// as the compute build sends it: the regions' borders on the
+		// class layer, a margin layer per class (painted finer than the
+		// cells); deterministic, without rng
+		const w, h = 6, 5
+		cl := wire.Layer{Name: wire.LayerClass, Kind: wire.LayerClass, Min: 0, Max: 2, Contours: []wire.Contour{synthContour(0, "boundary", 3)}}
+		g := &wire.GridResult{Frame: frame, W: w, H: h, Layers: []wire.Layer{cl}}
+		mv2 := &mapView{g: g, layers: map[string][]float64{}}
+		margins := [3][]float64{make([]float64, w*h), make([]float64, w*h), make([]float64, w*h)}
+		labels := make([]float64, w*h)
+		for j := 0; j < h; j++ {
+			for i := 0; i < w; i++ {
+				s := [3]float64{-float64(i) + 1.3, float64(i) - float64(j) - 0.7, float64(j) - 2.1}
+				best := 0
+				for c := range s {
+					if s[c] > s[best] {
+						best = c
+					}
+				}
+				labels[j*w+i] = float64(best)
+				for c := range s {
+					m := math.Inf(-1)
+					for k := range s {
+						if k != c {
+							m = math.Max(m, s[k])
+						}
+					}
+					margins[c][j*w+i] = s[c] - m
+				}
+			}
+		}
+		mv2.layers[wire.LayerClass] = labels
+		for c := range margins {
+			name := fmt.Sprintf("margin:%d", c)
+			g.Layers = append(g.Layers, wire.Layer{Name: name, Kind: wire.LayerMargin, Min: -3, Max: 3})
+			mv2.layers[name] = margins[c]
+		}
+		sh2 := &shown{res: res, maps: map[string]*mapView{"A": mv2}}
+		cases = append(cases, figureCase{name: "three classes with margins: borders, a fine picture", sh: sh2, maps: sh2, fitted: true, view: "A"})
 	}
 
 	// Joint SVM, multi-label: one tag's score map.
@@ -492,4 +531,31 @@ type paintedText struct {
 
 func (p *textPainter) text(x, y float64, s string, size float64, fill, align, baseline string, bold bool) {
 	p.texts = append(p.texts, paintedText{x, y, size, s, align, bold})
+}
+
+// TestDisplayName: the data's column names are shown to people without
+// their underscores and CSV role prefixes (a newcomer read "petal_length"
+// and "x_1" on the axes); names without them are left alone.
+func TestDisplayName(t *testing.T) {
+	for _, c := range [][2]string{
+		{"x_1", "x₁"}, {"z_12", "z₁₂"}, {"petal_length", "petal length"}, {"x_mean_radius", "mean radius"},
+		{"z_worst_concave_points", "worst concave points"}, {"tag_sunny_day", "sunny day"}, {"Iris_setosa", "Iris setosa"},
+		{"x_r0c1", "r0c1"}, {"sepal length", "sepal length"}, {"PC1 (45 % of variance)", "PC1 (45 % of variance)"},
+		{"x₁", "x₁"}, {"__", "__"}, {"x_", "x"}, {"a__b_", "a b"}, {"0", "0"}, {"x_region-centroid-col", "region-centroid-col"},
+	} {
+		if got := displayName(c[0]); got != c[1] {
+			t.Errorf("displayName(%q) = %q, want %q", c[0], got, c[1])
+		}
+	}
+	// on the axes, in the legend and the colour bar's name
+	res := &wire.FitResult{Model: "svm", Data: wire.DataInfo{Classes: []string{"Iris_setosa", "Iris_virginica"}}}
+	res.Plot = wire.PlotData{Frame: [4]float64{0, 1, 0, 1}, Axes: [2]string{"petal_length", "x_petal_width"},
+		Train: wire.Points{X: []float64{0.5}, Y: []float64{0.5}, Class: []int{1}}}
+	fm := buildFigure(&shown{res: res}, nil, false, "A", 0, "", nil, nil, false)
+	if fm.axes != [2]string{"petal length", "petal width"} {
+		t.Errorf("axes %q", fm.axes)
+	}
+	if fm.legend[1].text != "Iris virginica (training)" {
+		t.Errorf("legend %q", fm.legend[1].text)
+	}
 }

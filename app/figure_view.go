@@ -279,6 +279,7 @@ func (f *Figure) hook(canvas app.Value, fp *frontPaint) {
 	info.Set("backingHeight", canvas.Get("height"))
 	info.Set("hasMap", fm.hasMap)
 	info.Set("mapSide", fm.w)
+	info.Set("mapImageSide", fm.iw) // the map's picture (finer than its cells: a multi-class map)
 	info.Set("preview", fm.preview)
 	info.Set("contours", len(fm.contours))
 	info.Set("plotWidth", l.pw)

@@ -716,7 +716,7 @@ func (f *Figure) showTip(set string, i int, x, y float64) {
 		var on []string
 		for t := range res.Data.Tags {
 			if p.Tags[i]&(1<<uint(t)) != 0 {
-				on = append(on, res.Data.Tags[t])
+				on = append(on, tagName(res.Data.Tags, t))
 			}
 		}
 		lines = append(lines, "tags: "+strings.Join(on, ", "))

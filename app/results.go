@@ -68,7 +68,7 @@ func (r *ResultView) Render() app.UI {
 	// it, before the numbers (the playground's stylesheet).
 	return app.Div().ID("result").Class("resultview").DataSet("state", state).DataSet("touch", touch).Body(
 		app.Div().ID("resultfig").Class("resultfig").Body(
-			&Status{S: s},
+			app.Div().Class("status-slot").Body(&Status{S: s}),
 			app.Div().Class("mapcontrols-wrap").Body(r.controls(sh, fitted), r.tools(sh)),
 			app.Div().Class("plots").Body(figs...),
 		),
@@ -185,7 +185,7 @@ func (st *Status) Render() app.UI {
 		}
 		body = append(body,
 			bar,
-			app.Span().ID("train-stage").Class("stage").Text(text),
+			app.Span().ID("train-stage").Class("stage").Title(text).Text(text),
 			app.Button().ID("train-cancel").Text("Cancel").OnClick(func(ctx app.Context, e app.Event) { s.cancelFit(); s.refresh() }),
 		)
 		if watched {
@@ -410,7 +410,7 @@ func (r *ResultView) controls(sh *shown, fitted bool) app.UI {
 					s.refresh()
 				}
 			}).Body(app.Range(tags).Slice(func(i int) app.UI {
-				return app.Option().Value(strconv.Itoa(i)).Selected(i == s.tagShown).Text(tags[i])
+				return app.Option().Value(strconv.Itoa(i)).Selected(i == s.tagShown).Text(tagName(tags, i))
 			})),
 		))
 	}

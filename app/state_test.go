@@ -208,3 +208,46 @@ func TestDefaultSettingsAreTheGeneratorsDefaults(t *testing.T) {
 		t.Errorf("first visit: n = %d, noise = %g; the generator's defaults: %d, %g", d.N, d.Noise, g.DefaultN, g.DefaultNoise)
 	}
 }
+
+// TestClassImageFollowsTheMargins: a multi-class map painted from its
+// margins puts the border between two classes where the margins'
+// interpolate crosses 0, to a pixel, on every row — not in steps of a
+// cell, as the cells' own colours do.
+func TestClassImageFollowsTheMargins(t *testing.T) {
+	const w, h = 12, 12
+	sc := scale{kind: "classes", n: 3}
+	// class 1 right of the line x = 0.37·y + 2.21 (cell-centre units),
+	// class 0 left of it, class 2 nowhere
+	m := [][]float64{make([]float64, w*h), make([]float64, w*h), make([]float64, w*h)}
+	labels := make([]float64, w*h)
+	for j := 0; j < h; j++ {
+		for i := 0; i < w; i++ {
+			d := float64(i) - (0.37*float64(j) + 2.21)
+			m[0][j*w+i], m[1][j*w+i], m[2][j*w+i] = -d, d, -5
+			if d > 0 {
+				labels[j*w+i] = 1
+			}
+		}
+	}
+	img, iw, ih := sc.classImage(m, labels, w, h)
+	f := iw / w
+	if f < 8 || ih != h*f || len(img) != 4*iw*ih {
+		t.Fatalf("image %d×%d (%d bytes) for %d×%d cells", iw, ih, len(img), w, h)
+	}
+	c1 := sc.colour(1)
+	for v := 0; v < ih; v++ {
+		first := -1
+		for u := 0; u < iw; u++ {
+			o := 4 * (v*iw + u)
+			if (rgb{img[o], img[o+1], img[o+2]}) == c1 {
+				first = u
+				break
+			}
+		}
+		y := (float64(v)+0.5)/float64(f) - 0.5
+		want := float64(f)*(0.37*math.Max(0, math.Min(h-1, y))+2.21+0.5) - 0.5
+		if math.Abs(float64(first)-want) > 1 {
+			t.Fatalf("row %d: class 1 starts at pixel %d, the margins' border is at %.1f", v, first, want)
+		}
+	}
+}

@@ -159,6 +159,10 @@ func TestTouchScrollsThePage(t *testing.T) {
 	// A tap on a training point reads it.
 	b.run(t, chromedp.Evaluate(`document.getElementById("reset-view").click()`, nil))
 	b.waitJS(t, frameDiffers(frame0, false), 10*time.Second)
+	// the plot back into view (the full-page screenshot above may leave
+	// the page scrolled elsewhere)
+	b.run(t, chromedp.Evaluate(`window.scrollTo(0, document.getElementById("plot-a").getBoundingClientRect().top + window.scrollY - 60)`, nil))
+	time.Sleep(300 * time.Millisecond)
 	var xs, ys []float64
 	b.run(t, chromedp.Evaluate(`window.__lupiResult.train.x`, &xs), chromedp.Evaluate(`window.__lupiResult.train.y`, &ys))
 	px, py := pixelOf(t, b, xs[0], ys[0])

@@ -163,7 +163,7 @@ func TestFigureExportsAndPixels(t *testing.T) {
 	svg := b.jsString(t, `window.__lupiLastDownloadText`)
 	var parsed bool
 	b.run(t, chromedp.Evaluate(fmt.Sprintf(`(() => { const d = new DOMParser().parseFromString(%s, "image/svg+xml"); return !d.querySelector("parsererror") && d.documentElement.tagName === "svg"; })()`, jsonString(svg)), &parsed))
-	for _, want := range []string{"SVM2+ on LUPI 2-D", "x_1", "x_2", "decision value f(x)", "(training)", "halo:", "<path", "<circle"} {
+	for _, want := range []string{"SVM2+ on LUPI 2-D", "x₁", "x₂", "decision value f(x)", "(training)", "halo:", "<path", "<circle"} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("the SVG lacks %q", want)
 		}

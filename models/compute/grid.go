@@ -88,11 +88,9 @@ func mapOf(o *run.Outcome, view string, frame [4]float64, side int, j *job) (*wi
 			return nil, nil, err
 		}
 		if len(classes) > 2 {
-			lab := make([]float64, len(s.Labels))
-			for i, l := range s.Labels {
-				lab[i] = float64(l)
+			if err := addClasses(res, bin, s, len(classes), back); err != nil {
+				return nil, nil, err
 			}
-			res.Layers = append(res.Layers, wire.Layer{Name: wire.LayerClass, Kind: wire.LayerClass, Values: bin.F32(lab), Min: 0, Max: float64(len(classes) - 1)})
 		}
 		if err := addSurface(res, bin, s, back); err != nil {
 			return nil, nil, err
@@ -100,6 +98,62 @@ func mapOf(o *run.Outcome, view string, frame [4]float64, side int, j *job) (*wi
 	}
 	res.Seconds = since(start)
 	return res, bin, nil
+}
+
+// addClasses adds a multi-class surface's predicted classes (the "class"
+// layer) with the borders of the class regions as its "boundary" iso-line,
+// each region's border traced on its class margin's 0 level (so a border
+// between two regions is traced from both sides), and the margins as
+// layers "margin:<class>" (kind "margin"), which the page interpolates to
+// colour the regions between the grid's nodes.
+func addClasses(res *wire.GridResult, bin *wire.Bin, s *viz.Surface, k int, back func(x, y float64) (float64, float64)) error {
+	lab := make([]float64, len(s.Labels))
+	for i, l := range s.Labels {
+		lab[i] = float64(l)
+	}
+	cl := wire.Layer{Name: wire.LayerClass, Kind: wire.LayerClass, Values: bin.F32(lab), Min: 0, Max: float64(k - 1)}
+	if len(s.Margins) != k {
+		res.Layers = append(res.Layers, cl)
+		return nil
+	}
+	border := wire.Contour{Level: 0, Style: "boundary"}
+	var margins []wire.Layer
+	for c, m := range s.Margins {
+		paths, err := viz.Contours(s.Grid, m, 0)
+		if err != nil {
+			return err
+		}
+		border.Paths = append(border.Paths, flatPaths(paths, back)...)
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, x := range m {
+			lo, hi = math.Min(lo, x), math.Max(hi, x)
+		}
+		margins = append(margins, wire.Layer{Name: fmt.Sprintf("%s:%d", wire.LayerMargin, c), Kind: wire.LayerMargin, Values: bin.F32(m), Min: lo, Max: hi})
+	}
+	if len(border.Paths) > 0 {
+		cl.Contours = []wire.Contour{border}
+	}
+	res.Layers = append(res.Layers, cl)
+	res.Layers = append(res.Layers, margins...)
+	return nil
+}
+
+// flatPaths returns traced paths as flat (x0, y0, x1, y1, …) lists in the
+// plot's coordinates, a closed one ending on its first point.
+func flatPaths(paths []viz.Path, back func(x, y float64) (float64, float64)) [][]float64 {
+	var out [][]float64
+	for _, p := range paths {
+		flat := make([]float64, 0, 2*len(p.Points)+2)
+		for _, pt := range p.Points {
+			x, y := back(pt[0], pt[1])
+			flat = append(flat, x, y)
+		}
+		if p.Closed && len(flat) >= 2 {
+			flat = append(flat, flat[0], flat[1])
+		}
+		out = append(out, flat)
+	}
+	return out
 }
 
 // addSurface adds every layer of a surface, the boundary's iso-line on the
@@ -162,18 +216,7 @@ func addLayer(res *wire.GridResult, bin *wire.Bin, s *viz.Surface, l *viz.Layer,
 		if len(paths) == 0 {
 			continue
 		}
-		c := wire.Contour{Level: lv.Value, Style: contourStyle(l.Kind, lv)}
-		for _, p := range paths {
-			flat := make([]float64, 0, 2*len(p.Points)+2)
-			for _, pt := range p.Points {
-				x, y := back(pt[0], pt[1])
-				flat = append(flat, x, y)
-			}
-			if p.Closed && len(flat) >= 2 {
-				flat = append(flat, flat[0], flat[1])
-			}
-			c.Paths = append(c.Paths, flat)
-		}
+		c := wire.Contour{Level: lv.Value, Style: contourStyle(l.Kind, lv), Paths: flatPaths(paths, back)}
 		wl.Contours = append(wl.Contours, c)
 	}
 	res.Layers = append(res.Layers, wl)

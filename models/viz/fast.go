@@ -235,6 +235,7 @@ func evaluateOnAxes(f model.Fitted, xs, ys []float64, tick func()) (*Surface, bo
 		s.Layers = grids[0].layers
 	} else {
 		s.Layers = []Layer{{LayerDecision, KindScore, p.Decision}}
+		s.Margins = classMargins(c, dec, p.Labels)
 	}
 	return s, true, nil
 }

@@ -95,6 +95,10 @@ type Surface struct {
 	// Value first (see Layer for the names). The UI toggles between them
 	// and traces each one's Levels(Kind) with Contours.
 	Layers []Layer
+	// Margins holds, for a multi-class surface, one field per class over
+	// the grid, positive exactly where that class is predicted (see
+	// classMargins): the borders of the class regions are their 0 levels.
+	Margins [][]float64
 	// Fast reports that the grid was computed by a fast path (see FastGrid)
 	// rather than point by point.
 	Fast bool
@@ -247,6 +251,9 @@ func Evaluate(f model.Fitted, spec *model.Spec, g Grid, classes []string, tick f
 			kind = KindScore
 		}
 		s.Layers = []Layer{{LayerDecision, kind, p.Decision}}
+		if len(classes) > 2 {
+			s.Margins = scoreMargins(len(classes), p.Scores, p.Labels)
+		}
 	default:
 		return nil, fmt.Errorf("viz: model gave %d values for %d pixels", len(p.Decision), g.W*g.H)
 	}

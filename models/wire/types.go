@@ -289,6 +289,10 @@ const (
 	LayerTag      = "tag"      // a multi-label model's score for one tag
 	LayerScore    = "score"    // a signed score whose 0 level is the boundary (twin SVMs, multi-class winners)
 	LayerEntropy  = "entropy"  // a GP's predictive entropy in bits
+	// LayerMargin is a multi-class map's margin of one class ("margin:<c>"):
+	// positive exactly where class c is predicted, its 0 level the border
+	// of c's region (which the "class" layer's "boundary" iso-line traces).
+	LayerMargin = "margin"
 )
 
 // HasSpan says whether a layer of this kind carries Span: the signed

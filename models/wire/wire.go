@@ -29,8 +29,9 @@ import (
 // different builds (a cached one beside a new one) say so instead of
 // misreading each other. 2: KindPace, FitRequest.WatchSpeed and the
 // snapshots' speed. 3: points' rows, classes and predictions travel as
-// int32 parts.
-const Version = 3
+// int32 parts. 4: multi-class maps carry the class regions' borders (the
+// "class" layer's iso-line) and per-class "margin" layers.
+const Version = 4
 
 // Request kinds (page → worker).
 const (
