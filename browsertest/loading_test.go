@@ -77,6 +77,8 @@ const loadLog = `(() => {
 			bar: bar ? (bar.hasAttribute("value") ? bar.value : -1) : null,
 			ready: !!(window.lupiPool && lupiPool.ready()),
 		};
+		const icon = document.getElementById("app-wasm-loader-icon");
+		if (icon && icon.isConnected) e.spin = getComputedStyle(icon).animationName;
 		const k = JSON.stringify(e);
 		if (k !== last) { last = k; e.t = Math.round(performance.now()); window.__loadLog.push(e); }
 	};
@@ -89,6 +91,7 @@ type loadEntry struct {
 	Stage  string   `json:"stage"`
 	Bar    *float64 `json:"bar"`
 	Ready  bool     `json:"ready"`
+	Spin   string   `json:"spin"` // the loader's icon's animation, while it is shown
 	T      float64  `json:"t"`
 }
 
@@ -136,6 +139,12 @@ func TestFirstLoadSaysWhatLoads(t *testing.T) {
 	for _, e := range log {
 		if strings.Contains(e.Loader, "LUPI Lab") {
 			t.Errorf("the loader says %q: it loads the interface only", e.Loader)
+		}
+		// go-app's loader spun its icon without end: each frame composited
+		// anew, a core of software compositing (Lighthouse's Chromium)
+		// beside the interface's start on the main thread
+		if e.Spin != "" && e.Spin != "none" {
+			t.Errorf("at %.0f ms the loader's icon runs the animation %q", e.T, e.Spin)
 		}
 		if interfacePct.MatchString(e.Loader) {
 			sawInterface = true
