@@ -29,6 +29,9 @@ type estimate struct {
 	Overlap float64
 	// Penalty is the penalty factor in Seconds (1: none).
 	Penalty float64
+	// Anchor, when > 0, is the measured training time of the model's last
+	// fit on the same data, which Seconds is scaled from (session.speed).
+	Anchor float64
 }
 
 // estimate returns the cost of the current fit from the catalogue's cost
@@ -50,7 +53,8 @@ func (s *session) estimateOf(m *spec.Spec, v spec.Values) (estimate, bool) {
 	if !ok {
 		return estimate{}, false
 	}
-	e := m.EstimateAfter(sh, v, s.trainError(m))
+	trainErr := s.trainError(m)
+	e := m.EstimateAfter(sh, v, trainErr)
 	if !e.Known {
 		return estimate{}, false
 	}
@@ -59,8 +63,28 @@ func (s *session) estimateOf(m *spec.Spec, v spec.Values) (estimate, bool) {
 	if e.Scaled() {
 		overlap = e.Overlap
 	}
-	return estimate{Seconds: native * deviceSpeed.factor(m.ID), Bytes: e.Bytes, Native: native, UpTo: e.UpTo(),
-		Overlap: overlap, Penalty: e.Penalty}, true
+	speed, anchor := s.speed(m, sh, trainErr)
+	return estimate{Seconds: native * speed, Bytes: e.Bytes, Native: native, UpTo: e.UpTo(),
+		Overlap: overlap, Penalty: e.Penalty, Anchor: anchor}, true
+}
+
+// speed is the factor from the cost model's prediction to this browser's
+// time for model m on the current data (of shape sh): the result on screen
+// when it is a fit of m on the same data — what it took over what the cost
+// model predicts for its settings, so that a change of settings scales the
+// time measured on this data and device (anchor: that time), and the same
+// settings again are estimated at it — else this device's speed log.
+func (s *session) speed(m *spec.Spec, sh spec.Shape, trainErr float64) (factor, anchor float64) {
+	r := s.shown
+	if r == nil || r.res == nil || r.res.Imported || r.set.Model != m.ID || r.set.DataKey() != s.set.DataKey() ||
+		len(r.trace) > 0 || !(r.res.Timing.Fit > 0) {
+		return deviceSpeed.factor(m.ID), 0 // a watched fit was slowed down to be seen
+	}
+	prev := m.EstimateAfter(sh, r.set.Values(), trainErr)
+	if !prev.Known || !(prev.BrowserSeconds() > 0) {
+		return deviceSpeed.factor(m.ID), 0
+	}
+	return math.Min(64, math.Max(1.0/64, r.res.Timing.Fit/prev.BrowserSeconds())), r.res.Timing.Fit
 }
 
 // trainError is the training error of the result on screen when it is a
@@ -92,9 +116,10 @@ func (s *session) gridEstimate(m *spec.Spec, cells []spec.Values, folds, workers
 	if !ok || folds < 2 || len(cells) == 0 {
 		return estimate{}, false
 	}
-	sh.Rows = max(1, sh.Rows*(folds-1)/folds)
 	var total estimate
 	trainErr := s.trainError(m)
+	speed, anchor := s.speed(m, sh, trainErr)
+	sh.Rows = max(1, sh.Rows*(folds-1)/folds)
 	for _, v := range cells {
 		e := m.EstimateAfter(sh, v, trainErr)
 		if !e.Known {
@@ -110,7 +135,7 @@ func (s *session) gridEstimate(m *spec.Spec, cells []spec.Values, folds, workers
 		total.Overlap = trainErr
 	}
 	total.Native /= float64(max(1, min(workers, len(cells))))
-	total.Seconds = total.Native * deviceSpeed.factor(m.ID)
+	total.Seconds, total.Anchor = total.Native*speed, anchor
 	return total, true
 }
 
@@ -307,14 +332,33 @@ func (e estimate) say() string {
 	return "about " + duration(e.Seconds)
 }
 
-// why says what a large penalty's estimate rests on, for the note beside
-// the Train button ("" when the penalty is at or below its default).
+// measured writes a measured time for people: "0.8 ms", "350 ms", "4.2 s",
+// "10 s" (duration rounds up: it is for estimates).
+func measured(sec float64) string {
+	switch {
+	case sec < 0.01:
+		return fmt.Sprintf("%.1f ms", sec*1000)
+	case sec < 1:
+		return fmt.Sprintf("%.0f ms", sec*1000)
+	case sec < 10:
+		return fmt.Sprintf("%.1f s", sec)
+	}
+	return fmt.Sprintf("%.0f s", sec)
+}
+
+// why says what an estimate rests on when it is not the cost model alone
+// (a large penalty's overlap, the last fit's time), for the notes beside
+// the Train and Run buttons; "" otherwise.
 func (e estimate) why() string {
 	switch {
 	case e.UpTo:
 		return "with a large C the time depends on how much the classes overlap, and the estimate assumes they overlap a lot (train once at a smaller C to have it estimated for this data)"
+	case e.Overlap >= 0 && e.Penalty > 1.5 && e.Anchor > 0:
+		return fmt.Sprintf("with a large C the time depends on how much the classes overlap; estimated from the last fit's time (%s) and training error (%.1f %%)", measured(e.Anchor), 100*e.Overlap)
 	case e.Overlap >= 0 && e.Penalty > 1.5:
 		return fmt.Sprintf("with a large C the time depends on how much the classes overlap; estimated from the last fit's training error (%.1f %%)", 100*e.Overlap)
+	case e.Anchor > 0:
+		return fmt.Sprintf("scaled from the last fit on this data (%s)", measured(e.Anchor))
 	}
 	return ""
 }

@@ -110,3 +110,37 @@ func TestEstimateFollowsTheLastFit(t *testing.T) {
 		t.Errorf("grid after the fit: %+v, want an estimate from its training error", e)
 	}
 }
+
+// TestEstimateScalesTheLastFitsTime: after a fit of the model on the same
+// data, the estimate is that fit's measured time scaled by the cost model's
+// ratio between the settings (the same settings: the time itself), not the
+// cost model times this device's speed — a fit at C = 1000 that took 10 s
+// was still estimated at 7 min afterwards. A watched fit (slowed down to be
+// seen) does not anchor.
+func TestEstimateScalesTheLastFitsTime(t *testing.T) {
+	set := Settings{Source: "gen:moons", N: 3000, Noise: 0.45, Seed: 1, TrainPct: 70, Model: "svm"}
+	set.Params = map[string]map[string]string{"svm": {"C": "1000"}}
+	s := &session{set: set}
+	res := &wire.FitResult{Model: "svm", Data: wire.DataInfo{NTrain: 2100}, Scores: wire.Scores{TrainAcc: 0.83}, Timing: wire.Timing{Fit: 10.27}}
+	s.shown = &shown{set: set, res: res}
+	same, ok := s.estimate()
+	if !ok || math.Abs(same.Seconds-10.27) > 1e-9 || same.Anchor != 10.27 || same.UpTo || !strings.Contains(same.why(), "10 s") {
+		t.Errorf("the same settings again: %+v (%s), want the 10.27 s measured", same, same.why())
+	}
+	m, _ := spec.Lookup("svm")
+	sh, _ := s.shape(m)
+	s.set.Params = map[string]map[string]string{"svm": {"C": "1"}}
+	low, _ := s.estimate()
+	want := 10.27 * m.EstimateAfter(sh, spec.Values{"C": "1"}, 0.17).BrowserSeconds() / m.EstimateAfter(sh, spec.Values{"C": "1000"}, 0.17).BrowserSeconds()
+	if math.Abs(low.Seconds-want) > 1e-9*want || low.Seconds >= same.Seconds {
+		t.Errorf("C = 1 after the C = 1000 fit: %v s, want %v s", low.Seconds, want)
+	}
+	cells := gridCells(s.set.Values(), "C", "gamma", []string{"1000"}, []string{"1"}, false)
+	if g, _ := s.gridEstimate(m, cells, 5, 1); g.Anchor != 10.27 || g.Seconds <= same.Seconds || g.Seconds > 5*same.Seconds {
+		t.Errorf("a one-cell grid at the fit's settings, 5 folds of 4/5 of the rows: %+v, want about 5 × 4/5 of 10.27 s", g)
+	}
+	s.shown.trace = []wire.Snapshot{{}}
+	if w, _ := s.estimate(); w.Anchor != 0 {
+		t.Errorf("a watched fit anchored the estimate: %+v", w)
+	}
+}

@@ -212,7 +212,7 @@ func (t *TunePanel) Render() app.UI {
 			estNote = fmt.Sprintf("%d cells × %d folds = %d fits, estimated at %s in this browser on %s.",
 				len(cells), st.folds, len(cells)*st.folds, est.say(), plural(workers, "compute worker", "compute workers"))
 			if why := est.why(); why != "" {
-				estNote += " W" + strings.TrimPrefix(why, "w") + "."
+				estNote += " " + strings.ToUpper(why[:1]) + why[1:] + "."
 			}
 		}
 	}
