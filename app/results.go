@@ -188,6 +188,12 @@ func (st *Status) Render() app.UI {
 			app.Span().ID("train-stage").Class("stage").Title(text).Text(text),
 			app.Button().ID("train-cancel").Text("Cancel").OnClick(func(ctx app.Context, e app.Event) { s.cancelFit(); s.refresh() }),
 		)
+		// settings changed while it runs, and no fit of the new ones follows
+		// (a fit that would wait for a click): say so now, not at its end
+		if s.fit.next == nil && s.fit.key != s.set.FitKey() {
+			body = append(body, app.Span().ID("train-outdated").Class("stale-note").Text(
+				"The settings changed since this fit started: its result will be out of date (Cancel, then Train, to fit the new ones)."))
+		}
 		if watched {
 			body = append(body, s.watchControls())
 		}
