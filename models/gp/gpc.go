@@ -23,6 +23,22 @@ import (
 	"lupilab/models/solver/ep"
 )
 
+// seName names coordinate i of a squared-exponential kernel's log
+// hyper-parameters (amplitude, then one length-scale or one per feature),
+// of the function what ("f", "g"; "" for GPC's only one), for messages.
+func seName(what string, i int, ard bool) string {
+	if what != "" {
+		what += " "
+	}
+	switch {
+	case i == 0:
+		return "the " + what + "amplitude θ"
+	case ard:
+		return fmt.Sprintf("the %slength-scale of feature %d", what, i)
+	}
+	return "the " + what + "length-scale"
+}
+
 // Bounds of the log hyper-parameters during type-II ML: amplitudes in
 // [1e-4, 1e4], length-scales in [1e-3, 1e4] (the float64 values of
 // math.Log of those, exactly).
@@ -360,7 +376,8 @@ func fitGPC(ctx context.Context, train *data.Dataset, y []float64, v model.Value
 	theta := theta0
 	var evals, rejected int
 	if v.Bool("optimize") {
-		hs := hyperSearch{theta0: theta0, free: make([]bool, len(theta0)), restarts: v.Int("restarts"), seed: opt.Seed}
+		hs := hyperSearch{theta0: theta0, free: make([]bool, len(theta0)), restarts: v.Int("restarts"), seed: opt.Seed,
+			name: func(i int) string { return seName("", i, st.ard) }}
 		for i := range theta0 {
 			hs.free[i] = true
 			hs.lo = append(hs.lo, pick(i == 0, logAmpLo, logLenLo))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -204,5 +205,41 @@ func TestEPTolerancesReported(t *testing.T) {
 		if loose := run(10 * ex["ep_tol_final"]); loose.Sweeps >= res.Sweeps {
 			t.Errorf("%s: a 10× looser tolerance takes %d sweeps, ep_tol_final %d: the check does not discriminate", id, loose.Sweeps, res.Sweeps)
 		}
+	}
+}
+
+// TestTypeIIRangeEndSaid: on separable classes the evidence grows without
+// limit with the amplitude, and type-II ML stops at its range's end (10⁴):
+// the fit says so rather than showing a round 10000 as if it were an
+// optimum; on overlapping classes (an interior optimum) it says nothing.
+func TestTypeIIRangeEndSaid(t *testing.T) {
+	fit := func(name string, noise float64) []string {
+		ds, err := data.GenerateByName(name, 120, noise, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y := make([]float64, len(ds.Y))
+		for i, c := range ds.Y {
+			y[i] = float64(2*c - 1)
+		}
+		bm, err := fitGPC(context.Background(), ds, y, gpcValues(t, map[string]string{"restarts": "0"}), model.Options{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return bm.Report().Warnings
+	}
+	said := func(w []string) bool {
+		for _, s := range w {
+			if strings.Contains(s, "amplitude θ at the upper end of its search range") {
+				return true
+			}
+		}
+		return false
+	}
+	if w := fit("moons", 0.02); !said(w) {
+		t.Errorf("separable moons: warnings %q, want the amplitude's range end said", w)
+	}
+	if w := fit("moons", 0.6); said(w) {
+		t.Errorf("overlapping moons: warnings %q, want no range end", w)
 	}
 }

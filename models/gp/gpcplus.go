@@ -370,7 +370,16 @@ func fitGPCPlusWith(ctx context.Context, train *data.Dataset, y []float64, v mod
 // median-distance start.
 func (pf *plusFit) typeII(ctx context.Context, set plusSettings) error {
 	st, v, theta := pf.st, pf.v, pf.theta
-	hs := hyperSearch{theta0: theta, restarts: v.Int("restarts"), seed: pf.opt.Seed, stall: 4}
+	hs := hyperSearch{theta0: theta, restarts: v.Int("restarts"), seed: pf.opt.Seed, stall: 4,
+		name: func(i int) string {
+			switch {
+			case i == len(theta)-1:
+				return "the g mean"
+			case i < st.nf:
+				return seName("f", i, st.nf > 2)
+			}
+			return seName("g", i-st.nf, len(theta)-1-st.nf > 2)
+		}}
 	for i := range theta {
 		isAmp := i == 0 || i == st.nf
 		isMean := i == len(theta)-1

@@ -24,10 +24,12 @@ type evidenceFunc func(theta []float64) (logZ float64, grad []float64, err error
 type hyperSearch struct {
 	theta0, lo, hi []float64
 	free           []bool
-	starts         [][]float64 // extra deterministic starting points (full vectors)
-	restarts       int         // random restarts in addition to the starts
-	maxIter        int
-	seed           int64
+	// name names coordinate i in messages ("the amplitude θ"); nil: "θ[i]"
+	name     func(i int) string
+	starts   [][]float64 // extra deterministic starting points (full vectors)
+	restarts int         // random restarts in addition to the starts
+	maxIter  int
+	seed     int64
 	// stall > 0 ends an L-BFGS run (as a line-search failure: it is
 	// restarted with an empty memory if it made progress) after that many
 	// consecutive evaluations without an evidence gain of 1e-7·(1+|log Z|).
@@ -249,7 +251,33 @@ func (s *searcher) finish() (*searchResult, error) {
 	if s.rejected > 0 {
 		best.warnings = append(best.warnings, fmt.Sprintf("type-II ML: %d of %d evidence evaluations were rejected (%s); the search backed off from those hyper-parameters and never used their evidence", s.rejected, best.evaluations, best.rejectReason))
 	}
+	best.warnings = append(best.warnings, s.atBounds(best.theta)...)
 	return best, nil
+}
+
+// atBounds says which free coordinates of theta ended at an end of their
+// search range: the evidence grows beyond it (on separable classes it
+// grows without limit with the amplitude), so the value shown is the
+// range's end, not an optimum.
+func (s *searcher) atBounds(theta []float64) []string {
+	var out []string
+	for _, i := range s.idx {
+		end := ""
+		switch {
+		case i < len(s.hs.hi) && theta[i] >= s.hs.hi[i]-1e-6:
+			end = "upper"
+		case i < len(s.hs.lo) && theta[i] <= s.hs.lo[i]+1e-6:
+			end = "lower"
+		default:
+			continue
+		}
+		name := fmt.Sprintf("θ[%d]", i)
+		if s.hs.name != nil {
+			name = s.hs.name(i)
+		}
+		out = append(out, fmt.Sprintf("type-II ML stopped %s at the %s end of its search range: the evidence still grows beyond it (as it does with the amplitude on separable classes), so the value is the range's end, not an optimum; the classifier is valid", name, end))
+	}
+	return out
 }
 
 // phase is one L-BFGS optimisation of the coordinates cur (the others at
