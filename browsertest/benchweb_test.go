@@ -383,6 +383,17 @@ func BenchmarkWebLongTasks(bb *testing.B) {
 	defer func(d time.Duration) { browserLife = d }(browserLife)
 	browserLife = time.Hour
 	b := newBenchBrowser(bb, 1280, 900)
+	// WORKERS=n sizes the pool as Advanced's field does (kept in local
+	// storage), e.g. 1 on 2 cores: a core left to the page shows what of
+	// a long task's wall time is waiting for one
+	if w := os.Getenv("WORKERS"); w != "" {
+		if _, err := strconv.Atoi(w); err != nil {
+			bb.Fatalf("WORKERS=%q: not a number", w)
+		}
+		b.open(bb, u+"/")
+		b.eval(bb, `localStorage.setItem("lupilab.workers", `+strconv.Quote(w)+`)`, nil)
+		fmt.Printf("pool size %s (WORKERS)\n", w)
+	}
 	tr := newTracer(b)
 	type row struct {
 		name      string

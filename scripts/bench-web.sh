@@ -16,6 +16,7 @@
 #   SIZES=1000,2000 REPEATS=3 scripts/bench-web.sh
 #   PROFILE_NAMES=1 BENCH=Profile SMO=0 scripts/bench-web.sh   # where the main thread's time goes
 #   LH_RUNS=3 BENCH=Lighthouse SMO=0 scripts/bench-web.sh   # Lighthouse, each preset 3 times
+#   WORKERS=1 BENCH=LongTasks SMO=0 scripts/bench-web.sh   # long tasks with a pool of one worker
 #   BENCH=FirstVisit SMO=0 scripts/bench-web.sh   # a first visit's long tasks, thread time, lazy wasm compilation,
 #                                                 # and the page's other threads' CPU meanwhile
 #   TRACE_OUT=trace.json BENCH=FirstVisit SMO=0 scripts/bench-web.sh   # also writes the raw trace
