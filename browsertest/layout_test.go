@@ -169,6 +169,15 @@ func TestCompareThumbnailsKeepTheirOrder(t *testing.T) {
 	b.run(t, chromedp.Click("#cmp-gpc", chromedp.ByID), chromedp.Click("#cmp-twsvm", chromedp.ByID), chromedp.Click("#compare-run", chromedp.ByID))
 	b.waitJS(t, `document.querySelectorAll("#compare-table .cmp-score").length === 4 && !document.getElementById("compare-run").disabled`, 3*time.Minute)
 	b.waitJS(t, `document.querySelectorAll("#compare-thumbs .thumb.pending").length === 0`, 10*time.Second)
+	// each picture is painted in a task of its own after its model's last
+	// part (paintLater): give the last ones time to be drawn
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		var drawn bool
+		b.tryEval(`Array.from(document.querySelectorAll(".compare .thumbs canvas")).every(c => c.lupiDrawn)`, &drawn)
+		if drawn {
+			break
+		}
+	}
 	var got struct {
 		States          []string
 		Table, Captions []string
