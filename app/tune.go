@@ -5,7 +5,6 @@ import (
 	"maps"
 	"math"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
@@ -212,7 +211,7 @@ func (t *TunePanel) Render() app.UI {
 			estNote = fmt.Sprintf("%d cells × %d folds = %d fits, estimated at %s in this browser on %s.",
 				len(cells), st.folds, len(cells)*st.folds, est.say(), plural(workers, "compute worker", "compute workers"))
 			if why := est.why(); why != "" {
-				estNote += " " + strings.ToUpper(why[:1]) + why[1:] + "."
+				estNote += " " + upperFirst(why) + "."
 			}
 		}
 	}
