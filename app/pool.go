@@ -204,13 +204,16 @@ func PoolSize() int {
 var page app.Context
 
 // dispatch runs fn on the UI goroutine through the page's Shell, or
-// through ctx before the Shell has mounted.
+// through ctx before the Shell has mounted. It marks no component for
+// update (go-app's Next mode): fn's handlers redraw what they change
+// (session.refresh, a panel's Update); Context.Dispatch would also redraw
+// the Shell, the whole page's frame, on every job message.
 func dispatch(ctx app.Context, fn func(app.Context)) {
+	src := ctx
 	if page != nil && page.Src().Mounted() {
-		page.Dispatch(fn)
-		return
+		src = page
 	}
-	ctx.Dispatch(fn)
+	src.Dispatcher().Dispatch(app.Dispatch{Mode: app.Next, Source: src.Src(), Function: fn})
 }
 
 // Submit sends a request to the pool. It never blocks; the job's messages
