@@ -21,7 +21,7 @@ func TestJobBatch(t *testing.T) {
 		}
 		ends = append(ends, o.OnEnd)
 		return &Job{id: len(ends)}
-	}}
+	}, window: 3}
 	b.start()
 	if b.running() {
 		t.Fatal("an empty batch runs")
@@ -60,5 +60,54 @@ func TestJobBatch(t *testing.T) {
 	}
 	if got[2].err == nil || got[2].err.Error() == "" || !got[2].last || !(got[2].seconds >= 0.002) {
 		t.Errorf("last end: %+v", got[2])
+	}
+}
+
+// A batch hands the pool at most its window of jobs, the next as each
+// ends, in the order submitted; stop ends the waiting ones at once as
+// cancelled (the running ones end when their workers say so), and the
+// last end is the last running job's.
+func TestJobBatchFeedsItsWindow(t *testing.T) {
+	var ends []func(app.Context, wire.Message, Affinity)
+	var sent []int
+	b := &jobBatch{send: func(ctx app.Context, kind string, req any, bin *wire.Bin, o JobOptions) *Job {
+		sent = append(sent, req.(wire.CVRequest).Folds)
+		ends = append(ends, o.OnEnd)
+		return &Job{id: len(ends)}
+	}, window: 2}
+	b.start()
+	got := make([]jobEnd, 6)
+	ended := 0
+	for i := range got {
+		i := i
+		b.submit(nil, wire.KindCV, wire.CVRequest{Folds: i}, &wire.CVResult{}, JobOptions{}, func(ctx app.Context, e jobEnd) { got[i] = e; ended++ })
+	}
+	if len(sent) != 2 || len(b.waiting) != 4 {
+		t.Fatalf("window 2: %d jobs handed over, %d waiting", len(sent), len(b.waiting))
+	}
+	done, err := wire.Encode(1, wire.KindResult, wire.CVResult{Mean: 0.5}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ends[1](nil, done, Affinity{})
+	if len(sent) != 3 || sent[2] != 2 || got[1].last {
+		t.Fatalf("after an end: handed over %v, end %+v", sent, got[1])
+	}
+	ends[0](nil, done, Affinity{})
+	if len(sent) != 4 || sent[3] != 3 {
+		t.Fatalf("after a second end: handed over %v", sent)
+	}
+	b.stop()
+	if len(sent) != 4 || ended != 4 || !got[4].cancelled || !got[5].cancelled || got[5].last {
+		t.Fatalf("stop: handed over %v, %d ended, waiting ends %+v %+v", sent, ended, got[4], got[5])
+	}
+	if !b.running() {
+		t.Fatal("the batch stopped before its running jobs ended")
+	}
+	cancelled := wire.Message{V: wire.Version, Kind: wire.KindCancelled}
+	ends[3](nil, cancelled, Affinity{})
+	ends[2](nil, cancelled, Affinity{})
+	if b.running() || !got[2].last || got[3].last || len(sent) != 4 {
+		t.Errorf("after the running jobs' ends: running %v, ends %+v %+v, handed over %v", b.running(), got[2], got[3], sent)
 	}
 }
