@@ -500,7 +500,7 @@ func BenchmarkWebProfile(bb *testing.B) {
 			return err
 		}), profiler.Disable())
 		fmt.Printf("\nfirst visit (until the first fit is on screen): wall %.1f s\n", wall)
-		printProfile(prof, 50)
+		printProfile(prof, burstMs())
 	}
 	for _, j := range longJobs {
 		if f := os.Getenv("JOBS"); f != "" && !strings.Contains(j.name, f) {
@@ -519,7 +519,7 @@ func BenchmarkWebProfile(bb *testing.B) {
 		}
 		wall, long := runJobAround(bb, b, u, j, start, stop)
 		fmt.Printf("\n%s: wall %.1f s, long tasks (observer) %d, longest %.0f ms\n", j.name, wall, len(long), lastOr0(long))
-		printProfile(prof, 50)
+		printProfile(prof, burstMs())
 	}
 }
 
@@ -1438,4 +1438,11 @@ func rendererPeak(b *browser) string {
 		return "unknown"
 	}
 	return fmt.Sprintf("%.0f MB", float64(best)/1024)
+}
+
+func burstMs() float64 {
+	if v, err := strconv.ParseFloat(os.Getenv("BURST_MS"), 64); err == nil {
+		return v
+	}
+	return 50
 }

@@ -15,6 +15,7 @@
 #   BENCH=Maps SMO=0 scripts/bench-web.sh      # one table
 #   SIZES=1000,2000 REPEATS=3 scripts/bench-web.sh
 #   PROFILE_NAMES=1 BENCH=Profile SMO=0 scripts/bench-web.sh   # where the main thread's time goes
+#   BURST_MS=12 PROFILE_NAMES=1 BENCH=Profile ...   # the same for bursts over 12 ms (default 50)
 #   LH_RUNS=3 BENCH=Lighthouse SMO=0 scripts/bench-web.sh   # Lighthouse, each preset 3 times
 #   WORKERS=1 BENCH=LongTasks SMO=0 scripts/bench-web.sh   # long tasks with a pool of one worker
 #   BENCH=FirstVisit SMO=0 scripts/bench-web.sh   # a first visit's long tasks, thread time, lazy wasm compilation,
