@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
@@ -75,4 +77,29 @@ func TestResultTabsOnOneLine(t *testing.T) {
 		}
 		b.screenshot(t, fmt.Sprintf("reviewfix-tabs-%d", w))
 	}
+}
+
+// TestSVM1PlusLegendNamesItsMargin: SVM1+'s decision map on the LUPI 2-D
+// data draws the margin f = −1 as a dashed line, its f = +1 lying outside
+// the map's range; the legend names that dashed line, as the one margin it
+// is. (Before, only "margins (f = ±1)" was a label, given to the +1 line,
+// so the dashed line drawn had no legend entry.)
+func TestSVM1PlusLegendNamesItsMargin(t *testing.T) {
+	url := startServer(t)
+	b := newBrowser(t, 1280, 1000)
+	b.open(t, url+"/?data=gen:lupi2d&n=200&noise=0.2&seed=1&train=70&model=svm1plus")
+	b.waitFresh(t, 2*time.Minute)
+	b.waitMap(t, "a", time.Minute)
+	var dashed []string
+	b.run(t, chromedp.Evaluate(`Array.from(document.querySelectorAll("#fig-a .legend li")).filter(li => li.querySelector(".swatch-dash")).map(li => li.textContent.trim())`, &dashed))
+	legend := b.text(t, "#fig-a .legend")
+	t.Logf("dashed lines in the legend: %q; the legend: %s", dashed, legend)
+	if len(dashed) != 1 || dashed[0] != "margin (f = −1)" {
+		t.Errorf("the legend's dashed lines are %q, want one, the margin (f = −1)", dashed)
+	}
+	if strings.Contains(legend, "±1") {
+		t.Errorf("the legend names both margins, and one is drawn: %s", legend)
+	}
+	b.screenshot(t, "reviewfix-svm1plus-legend")
+	noConsoleErrors(t, b)
 }
