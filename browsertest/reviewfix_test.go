@@ -1,9 +1,13 @@
 package browsertest
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/png"
 	"strings"
 	"testing"
 	"time"
@@ -101,5 +105,135 @@ func TestSVM1PlusLegendNamesItsMargin(t *testing.T) {
 		t.Errorf("the legend names both margins, and one is drawn: %s", legend)
 	}
 	b.screenshot(t, "reviewfix-svm1plus-legend")
+	noConsoleErrors(t, b)
+}
+
+// barLabelGaps measures, in a picture of a figure (scale of its pixels to
+// a CSS pixel), the room between the colour bar's name and what lies
+// either side of it: the plot's frame on its left and the colour bar on
+// its right (CSS pixels of white between them). The plot's right edge is
+// the rightmost of the picture's longest vertical grey lines (#5a6470);
+// right of it, across the middle rows of the plot, come white, the name's
+// ink, white again, and the bar.
+func barLabelGaps(t *testing.T, img image.Image, scale float64) (toFrame, toBar float64) {
+	t.Helper()
+	bd := img.Bounds()
+	grey := func(x, y int) bool {
+		r, g, b, _ := img.At(x, y).RGBA()
+		near := func(v uint32, want int) bool { d := int(v>>8) - want; return d > -35 && d < 35 }
+		return near(r, 0x5a) && near(g, 0x64) && near(b, 0x70)
+	}
+	// the plot's right edge: the rightmost column whose vertical run of
+	// grey is (nearly) the longest
+	edge, from, to, longest := -1, 0, 0, 0
+	for x := bd.Min.X; x < bd.Max.X; x++ {
+		cur, start := 0, 0
+		for y := bd.Min.Y; y < bd.Max.Y; y++ {
+			if !grey(x, y) {
+				cur = 0
+				continue
+			}
+			if cur == 0 {
+				start = y
+			}
+			cur++
+			switch {
+			case cur > longest+2:
+				edge, from, to, longest = x, start, y, cur
+			case cur >= longest-2:
+				edge, from, to = x, start, y
+			}
+		}
+	}
+	if longest < bd.Dy()/4 {
+		t.Fatalf("no plot frame found (longest grey line %d px of %d)", longest, bd.Dy())
+	}
+	// the middle rows of the plot (the bar spans its middle 80 %, the name
+	// is centred on it)
+	h := to - from
+	y0, y1 := from+h/5, to-h/5
+	blank := func(x int) bool {
+		for y := y0; y <= y1; y++ {
+			r, g, b, _ := img.At(x, y).RGBA()
+			if r>>8 < 225 || g>>8 < 225 || b>>8 < 225 {
+				return false
+			}
+		}
+		return true
+	}
+	// past the frame's stroke (its antialiased columns), then runs of
+	// columns: white, the name, white, the bar
+	x := edge + 1
+	for x < bd.Max.X && !blank(x) {
+		x++
+	}
+	var runs [][2]int // the runs of columns with ink: from, to
+	for ; x < bd.Max.X && len(runs) < 2; x++ {
+		if blank(x) {
+			continue
+		}
+		r := [2]int{x, x}
+		for r[1]+1 < bd.Max.X && !blank(r[1]+1) {
+			r[1]++
+		}
+		runs, x = append(runs, r), r[1]
+	}
+	if len(runs) < 2 {
+		t.Fatalf("right of the plot's frame (x = %d), over rows %d–%d: %d runs of ink, want the colour bar's name and the bar", edge, y0, y1, len(runs))
+	}
+	name, bar := runs[0], runs[1]
+	return float64(name[0]-edge-1) / scale, float64(bar[0]-name[1]-1) / scale
+}
+
+// TestColourBarNameHasRoom: the colour bar's name, written upright left of
+// the bar, keeps clear of the bar and of the plot's frame, in the exported
+// PNG (drawn at twice the resolution) as on a screen of the same
+// resolution, with the same room in both. (Before, its letters touched the bar in the PNG: 0.5 px
+// between them.)
+func TestColourBarNameHasRoom(t *testing.T) {
+	url := startServer(t)
+	b := newBrowser(t, 1280, 1000)
+	b.run(t, chromedp.EmulateViewport(1280, 1000, chromedp.EmulateScale(2)))
+	b.open(t, url+"/?data=gen:lupi2d&n=200&noise=0.2&seed=1&train=70&model=svm1plus")
+	b.waitFresh(t, 2*time.Minute)
+	b.waitMap(t, "a", time.Minute)
+	// the figure on the screen
+	var shot []byte
+	b.run(t, chromedp.Screenshot("#wrap-a", &shot, chromedp.ByID))
+	savePNG(t, "reviewfix-colourbar-screen", shot)
+	screen, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the exported PNG: the Blob the download link is given
+	b.run(t, chromedp.Evaluate(`(() => { const made = URL.createObjectURL; URL.createObjectURL = blob => { window.__blob = blob; return made(blob); }; return true; })()`, nil),
+		chromedp.Click("#export-png", chromedp.ByID))
+	b.waitJS(t, `window.__lupiLastDownload && window.__lupiLastDownload.name.endsWith(".png") && window.__blob`, 10*time.Second)
+	var data string
+	b.run(t, chromedp.Evaluate(`new Promise(done => { const r = new FileReader(); r.onload = () => done(r.result.split(",")[1]); r.readAsDataURL(window.__blob); })`, &data, awaitPromise))
+	raw, err := base64.StdEncoding.DecodeString(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	savePNG(t, "reviewfix-colourbar-export", raw)
+	export, err := png.Decode(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const room = 3.0 // CSS px
+	sf, sb := barLabelGaps(t, screen, 2)
+	ef, eb := barLabelGaps(t, export, 2)
+	t.Logf("room left and right of the colour bar's name: screen %.1f and %.1f px, export %.1f and %.1f px", sf, sb, ef, eb)
+	for _, g := range []struct {
+		where string
+		px    float64
+	}{{"screen: to the plot's frame", sf}, {"screen: to the bar", sb}, {"export: to the plot's frame", ef}, {"export: to the bar", eb}} {
+		if g.px < room {
+			t.Errorf("%s, the colour bar's name has %.1f px of room; want at least %.0f", g.where, g.px, room)
+		}
+	}
+	if d := eb - sb; d < -1 || d > 1 {
+		t.Errorf("the room between the colour bar and its name differs: %.1f px on the screen, %.1f px in the export", sb, eb)
+	}
 	noConsoleErrors(t, b)
 }
