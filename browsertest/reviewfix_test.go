@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -235,5 +237,39 @@ func TestColourBarNameHasRoom(t *testing.T) {
 	if d := eb - sb; d < -1 || d > 1 {
 		t.Errorf("the room between the colour bar and its name differs: %.1f px on the screen, %.1f px in the export", sb, eb)
 	}
+	noConsoleErrors(t, b)
+}
+
+// TestTuneAxesReadAlike: Tune's grid writes the values of its rows and
+// columns in one plain format ("0.001 … 31.6, 1000", not "… 31.6, 1e+03"),
+// and every cell's tooltip and the best cell's line name the values as the
+// headers write them.
+func TestTuneAxesReadAlike(t *testing.T) {
+	b := runTune(t, "/?data=gen:moons&n=200&noise=0.2&seed=1&train=70&model=svm&view=tune", 5, 3)
+	best := b.waitText(t, "#cv-best", 3*time.Minute, func(s string) bool { return strings.HasPrefix(s, "Best:") })
+	var g struct {
+		Cols, Rows, Titles []string
+	}
+	b.run(t, chromedp.Evaluate(`({Cols: Array.from(document.querySelectorAll("#cv-grid thead th")).slice(1).map(e => e.textContent.trim()),
+		Rows: Array.from(document.querySelectorAll("#cv-grid tbody th")).map(e => e.textContent.trim()),
+		Titles: Array.from(document.querySelectorAll("#cv-grid tbody td")).map(e => e.title)})`, &g))
+	t.Logf("rows %q, columns %q; %s", g.Rows, g.Cols, best)
+	want := []string{"0.001", "0.0316", "1", "31.6", "1000"}
+	if strings.Join(g.Rows, " ") != strings.Join(want, " ") || strings.Join(g.Cols, " ") != strings.Join(want, " ") {
+		t.Errorf("the grid's rows %q and columns %q, want both %q", g.Rows, g.Cols, want)
+	}
+	if len(g.Titles) != len(g.Rows)*len(g.Cols) {
+		t.Fatalf("%d cells for %d rows and %d columns", len(g.Titles), len(g.Rows), len(g.Cols))
+	}
+	for k, title := range g.Titles {
+		if prefix := "C = " + g.Rows[k/len(g.Cols)] + ", γ = " + g.Cols[k%len(g.Cols)] + ":"; !strings.HasPrefix(title, prefix) {
+			t.Errorf("cell %d's tooltip %q does not start %q", k, title, prefix)
+		}
+	}
+	m := regexp.MustCompile(`^Best: C = (\S+), γ = (\S+) \(`).FindStringSubmatch(best)
+	if m == nil || !slices.Contains(g.Rows, m[1]) || !slices.Contains(g.Cols, m[2]) {
+		t.Errorf("the best cell's line %q does not name a row and a column as the headers write them", best)
+	}
+	b.screenshot(t, "reviewfix-tune-axes")
 	noConsoleErrors(t, b)
 }
