@@ -68,17 +68,23 @@ type figLayout struct {
 	compact                bool
 }
 
+// barGap is the room between the plot and the colour bar (CSS pixels),
+// where the bar's name is written upright, centred: wide enough to leave
+// some 5 px clear either side of its letters (it was 14, and the name
+// touched the bar in the exported PNG).
+const barGap = 22.0
+
 func layoutFor(width float64, compact bool) figLayout {
 	if compact {
 		return figLayout{w: width, h: width, px: 1, py: 1, pw: width - 2, ph: width - 2, compact: true}
 	}
 	l := figLayout{w: width}
-	left, right, top, bottom := 54.0, 74.0, 12.0, 46.0
+	left, right, top, bottom := 54.0, 60.0+barGap, 12.0, 46.0
 	l.px, l.py = left, top
 	l.pw = math.Max(120, width-left-right)
 	l.ph = l.pw
 	l.h = top + l.ph + bottom
-	l.barX, l.barY, l.barW, l.barH = l.px+l.pw+14, l.py+l.ph*0.1, 12, l.ph*0.8
+	l.barX, l.barY, l.barW, l.barH = l.px+l.pw+barGap, l.py+l.ph*0.1, 12, l.ph*0.8
 	return l
 }
 
@@ -365,7 +371,7 @@ func drawColourBar(p painter, fm *figModel, l figLayout) {
 		p.path([]float64{l.barX + l.barW, y, l.barX + l.barW + 4, y}, false, ink, 1, nil)
 		p.text(l.barX+l.barW+6, y, tickLabel(v), barFontSize, ink, "left", "middle", false)
 	}
-	p.vtext(l.barX-6, l.barY+l.barH/2, sc.label, barTitleSize, ink)
+	p.vtext(l.barX-barGap/2, l.barY+l.barH/2, sc.label, barTitleSize, ink)
 }
 
 // drawLegend paints the legend under a figure (exports; the page shows it

@@ -154,9 +154,7 @@ func (fm *figModel) addMap(in *figureInput, mv *mapView, pick string) {
 	if l.Kind == wire.LayerClass {
 		fm.margins = classMargins(mv, in.nClasses)
 	}
-	for _, c := range l.Contours {
-		fm.contours = append(fm.contours, contourStyleOf(c, l.Kind))
-	}
+	fm.contours = append(fm.contours, layerContours(l)...)
 	fm.contours = append(fm.contours, proximalSurfaces(mv.g.Layers, in.classes)...)
 }
 
@@ -230,25 +228,68 @@ func layerScale(l *wire.Layer, nClasses int, classes []string) scale {
 	return scale{kind: "diverging", lo: lo, hi: hi, label: label}
 }
 
-// contourStyleOf styles an iso-line of a layer of the given kind; only the
-// first line of each style carries a legend label.
-func contourStyleOf(c wire.Contour, kind string) contourStyle {
+// layerContours styles the iso-lines of layer l; the first line of each
+// style carries the legend label, which names the levels of that style the
+// figure draws (a margin or guide level outside the map's range is not
+// drawn, so SVM1+'s map with f = −1 and no f = +1 in it had a dashed line
+// and no legend entry).
+func layerContours(l *wire.Layer) []contourStyle {
+	levels := map[string][]float64{}
+	for _, c := range l.Contours {
+		levels[c.Style] = append(levels[c.Style], c.Level)
+	}
+	out := make([]contourStyle, 0, len(l.Contours))
+	labelled := map[string]bool{}
+	for _, c := range l.Contours {
+		cs := contourStyleOf(c)
+		if !labelled[c.Style] {
+			labelled[c.Style] = true
+			cs.label = contourLabel(c.Style, l.Kind, levels[c.Style])
+		}
+		out = append(out, cs)
+	}
+	return out
+}
+
+// contourStyleOf styles an iso-line of a layer.
+func contourStyleOf(c wire.Contour) contourStyle {
 	cs := contourStyle{paths: c.Paths, colour: "#1b1f24", width: 2}
 	switch c.Style {
-	case "boundary":
-		cs.label = "decision boundary" + boundaryLevel(kind)
 	case "margin":
 		cs.width, cs.dash = 1.2, []float64{6, 4}
-		if c.Level == 1 {
-			cs.label = "margins (f = ±1)"
-		}
 	case "level":
 		cs.width, cs.dash, cs.colour = 1, []float64{2, 3}, "#444"
-		if c.Level == 0.1 {
-			cs.label = "p = 0.1 and 0.9"
-		}
 	}
 	return cs
+}
+
+// contourLabel is the legend label of the iso-lines of one style of a layer
+// of the given kind, drawn at the given levels: the margins f = ±1 or the
+// one of them drawn, the guides p = 0.1 and 0.9 or the one drawn.
+func contourLabel(style, kind string, levels []float64) string {
+	switch style {
+	case "boundary":
+		return "decision boundary" + boundaryLevel(kind)
+	case "margin":
+		if len(levels) > 1 {
+			return "margins (f = ±1)"
+		}
+		return "margin (f = " + signedLevel(levels[0]) + ")"
+	case "level":
+		if len(levels) > 1 {
+			return "p = 0.1 and 0.9"
+		}
+		return "p = " + strconv.FormatFloat(levels[0], 'g', -1, 64)
+	}
+	return ""
+}
+
+// signedLevel writes a margin's level with its sign (+1, −1).
+func signedLevel(v float64) string {
+	if v < 0 {
+		return "−" + strconv.FormatFloat(-v, 'g', -1, 64)
+	}
+	return "+" + strconv.FormatFloat(v, 'g', -1, 64)
 }
 
 // boundaryLevel says which level of a layer the decision boundary is.

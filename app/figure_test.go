@@ -559,3 +559,55 @@ func TestDisplayName(t *testing.T) {
 		t.Errorf("legend %q", fm.legend[1].text)
 	}
 }
+
+// TestContourLegendNamesTheLevelsDrawn: every dashed or dotted line a
+// figure draws has a legend entry, which names the levels drawn: a map
+// with only the margin f = −1 in its range (SVM1+'s on the LUPI 2-D data)
+// had a dashed line and no entry, the label going with f = +1 only.
+func TestContourLegendNamesTheLevelsDrawn(t *testing.T) {
+	for _, c := range []struct {
+		kind     string
+		contours []wire.Contour
+		want     []string
+	}{
+		{wire.LayerDecision, []wire.Contour{synthContour(0, "boundary", 1), synthContour(-1, "margin", 2), synthContour(1, "margin", 1)},
+			[]string{"decision boundary (f = 0)", "margins (f = ±1)"}},
+		{wire.LayerDecision, []wire.Contour{synthContour(0, "boundary", 1), synthContour(-1, "margin", 1)},
+			[]string{"decision boundary (f = 0)", "margin (f = −1)"}},
+		{wire.LayerDecision, []wire.Contour{synthContour(1, "margin", 1)}, []string{"margin (f = +1)"}},
+		{wire.LayerProb, []wire.Contour{synthContour(0.5, "boundary", 1), synthContour(0.1, "level", 1), synthContour(0.9, "level", 1)},
+			[]string{"decision boundary (p = 0.5)", "p = 0.1 and 0.9"}},
+		{wire.LayerProb, []wire.Contour{synthContour(0.5, "boundary", 1), synthContour(0.9, "level", 1)},
+			[]string{"decision boundary (p = 0.5)", "p = 0.9"}},
+	} {
+		var levels []string
+		dashedStyles := map[string]bool{}
+		for _, cs := range c.contours {
+			levels = append(levels, fmt.Sprintf("%s %g", cs.Style, cs.Level))
+			if cs.Style != "boundary" {
+				dashedStyles[cs.Style] = true
+			}
+		}
+		res := &wire.FitResult{Model: "svm", Data: wire.DataInfo{Classes: []string{"neg", "pos"}}}
+		res.Plot = wire.PlotData{Frame: [4]float64{-3, 3, -3, 3}, Axes: [2]string{"x₁", "x₂"}}
+		sh := &shown{res: res, maps: map[string]*mapView{"A": synthMap(rand.New(rand.NewSource(1)), res.Plot.Frame, false,
+			wire.Layer{Name: c.kind, Kind: c.kind, Min: -2, Max: 2, Contours: c.contours})}}
+		fm := buildFigure(sh, sh, true, "A", 0, "", nil, nil, false)
+		var got []string
+		dashed := 0
+		for _, it := range fm.legend {
+			if it.kind == "line" || it.kind == "dash" {
+				got = append(got, it.text)
+			}
+			if it.kind == "dash" {
+				dashed++
+			}
+		}
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("%s layer with lines %q: legend %q, want %q", c.kind, levels, got, c.want)
+		}
+		if dashed != len(dashedStyles) {
+			t.Errorf("%s layer with lines %q: %d dashed legend entries for %d dashed styles", c.kind, levels, dashed, len(dashedStyles))
+		}
+	}
+}

@@ -256,7 +256,7 @@ func (m *ModelPanel) param(ms *spec.Spec, p spec.Param, val string) app.UI {
 				}
 				next := stepLog(cur, key == "ArrowUp")
 				next = math.Max(p.Min, math.Min(p.Max, next))
-				text := strconv.FormatFloat(next, 'g', -1, 64)
+				text := sigText(next)
 				ctx.JSSrc().Set("value", text)
 				set(ctx, text)
 			}, id)
@@ -291,7 +291,7 @@ func (m *ModelPanel) slide(ctx app.Context, p spec.Param, pos string, dragging b
 	if err != nil {
 		return
 	}
-	v := strconv.FormatFloat(roundSig(math.Pow(10, l)), 'g', -1, 64)
+	v := sigText(math.Pow(10, l))
 	if p.Validate(v) != nil {
 		return
 	}
@@ -342,6 +342,16 @@ func stepLog(x float64, up bool) float64 {
 		}
 	}
 	return roundSig(base / 10)
+}
+
+// sigText writes x as people write a parameter's value: three significant
+// digits in plain notation ("0.001", "0.0316", "46.4", "1000"; exponents
+// only below 0.0001 or from 10²¹). The log sliders, their arrow keys and
+// Tune's grid write values with it. (roundSig's result, written as it is,
+// could read "46.400000000000006".)
+func sigText(x float64) string {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 3, 64), 64)
+	return strconv.FormatFloat(r, 'g', -1, 64)
 }
 
 // roundSig rounds to three significant digits (slider values stay readable).

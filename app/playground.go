@@ -233,10 +233,25 @@ func staticBase(ctx app.Context) string {
 	return strings.TrimSuffix(r, "/web/datasets/index.json")
 }
 
-var playgroundTabs = []struct{ id, label string }{
-	{"model", "Model"},
-	{"compare", "Compare"},
-	{"tune", "Tune (cross-validation)"},
+// playgroundTabs are the result views' tabs. A tab with a short label shows
+// it on a narrow screen (web/style.css), where the three tabs would not fit
+// on one line, and keeps its full label as its accessible name.
+var playgroundTabs = []struct{ id, label, short string }{
+	{"model", "Model", ""},
+	{"compare", "Compare", ""},
+	{"tune", "Tune (cross-validation)", "Tune (CV)"},
+}
+
+// tabLabel is a result view tab's text: its label, or with a short label
+// both (the style sheet shows one of them) and the full one as its name.
+func tabLabel(b app.HTMLButton, label, short string) app.HTMLButton {
+	if short == "" {
+		return b.Text(label)
+	}
+	return b.Aria("label", label).Body(
+		app.Span().Class("tab-long").Text(label),
+		app.Span().Class("tab-short").Text(short),
+	)
 }
 
 // Render implements app.Composer.
@@ -257,9 +272,8 @@ func (p *Playground) Render() app.UI {
 					if sel {
 						tabIndex = 0
 					}
-					return app.Button().ID("view-"+t.id).Class("subtab").Role("tab").
-						Aria("selected", boolText(sel)).Aria("controls", "panel-"+t.id).TabIndex(tabIndex).
-						Text(t.label).
+					return tabLabel(app.Button().ID("view-"+t.id).Class("subtab").Role("tab").
+						Aria("selected", boolText(sel)).Aria("controls", "panel-"+t.id).TabIndex(tabIndex), t.label, t.short).
 						OnClick(func(ctx app.Context, e app.Event) { p.selectView(ctx, t.id) }).
 						OnKeyDown(func(ctx app.Context, e app.Event) { p.tabKey(ctx, e, i) })
 				}),

@@ -91,13 +91,19 @@ func (t *TunePanel) defaults(m *spec.Spec) {
 }
 
 // spanValues spans a parameter's range: log-spaced for log parameters,
-// linear otherwise (integers rounded, duplicates removed).
+// linear otherwise (integers rounded, duplicates removed). The values are
+// written as the model form writes them (sigText: "0.001" … "1000", not
+// "1e+03"), and so read alike in the grid's headers, its tooltips, the best
+// cell's line and the form once applied.
 func spanValues(par *spec.Param, steps int) []string {
 	lo, hi := par.Min, par.Max
 	var out []string
 	seen := map[string]bool{}
 	add := func(v float64) {
-		s := strconv.FormatFloat(v, 'g', 3, 64)
+		s := sigText(v)
+		if par.Kind == spec.Int {
+			s = strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+		}
 		if !seen[s] && par.Validate(s) == nil {
 			seen[s] = true
 			out = append(out, s)
@@ -116,11 +122,7 @@ func spanValues(par *spec.Param, steps int) []string {
 		lo, hi = d/4, d*4
 	}
 	for i := 0; i < steps; i++ {
-		v := lo + (hi-lo)*float64(i)/float64(max(steps-1, 1))
-		if par.Kind == spec.Int {
-			v = math.Round(v)
-		}
-		add(v)
+		add(lo + (hi-lo)*float64(i)/float64(max(steps-1, 1)))
 	}
 	return out
 }

@@ -197,8 +197,14 @@ func (b *browser) screenshot(t testing.TB, name string) {
 	t.Helper()
 	var buf []byte
 	b.run(t, chromedp.FullScreenshot(&buf, 100))
+	savePNG(t, name, buf)
+}
+
+// savePNG writes a picture the test took as browsertest/screenshots/name.png.
+func savePNG(t testing.TB, name string, png []byte) {
+	t.Helper()
 	p := filepath.Join(repoRoot, "browsertest", "screenshots", name+".png")
-	if err := os.WriteFile(p, buf, 0o644); err != nil {
+	if err := os.WriteFile(p, png, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("screenshot: %s", p)
