@@ -235,22 +235,24 @@ func staticBase(ctx app.Context) string {
 
 // playgroundTabs are the result views' tabs. A tab with a short label shows
 // it on a narrow screen (web/style.css), where the three tabs would not fit
-// on one line, and keeps its full label as its accessible name.
-var playgroundTabs = []struct{ id, label, short string }{
-	{"model", "Model", ""},
-	{"compare", "Compare", ""},
-	{"tune", "Tune (cross-validation)", "Tune (CV)"},
+// on one line; its abbreviation is spelt out in a title.
+var playgroundTabs = []struct{ id, label, short, abbr, expansion string }{
+	{"model", "Model", "", "", ""},
+	{"compare", "Compare", "", "", ""},
+	{"tune", "Tune (cross-validation)", "Tune (", "CV", "cross-validation"},
 }
 
 // tabLabel is a result view tab's text: its label, or with a short label
-// both (the style sheet shows one of them) and the full one as its name.
-func tabLabel(b app.HTMLButton, label, short string) app.HTMLButton {
+// both, the style sheet showing one of them. The accessible name is the
+// text shown (WCAG 2.5.3, label in name: an aria-label with the long form
+// would not contain "Tune (CV)" where that is what a user sees).
+func tabLabel(b app.HTMLButton, label, short, abbr, expansion string) app.HTMLButton {
 	if short == "" {
 		return b.Text(label)
 	}
-	return b.Aria("label", label).Body(
+	return b.Body(
 		app.Span().Class("tab-long").Text(label),
-		app.Span().Class("tab-short").Text(short),
+		app.Span().Class("tab-short").Body(app.Text(short), app.Abbr().Title(expansion).Text(abbr), app.Text(")")),
 	)
 }
 
@@ -273,7 +275,7 @@ func (p *Playground) Render() app.UI {
 						tabIndex = 0
 					}
 					return tabLabel(app.Button().ID("view-"+t.id).Class("subtab").Role("tab").
-						Aria("selected", boolText(sel)).Aria("controls", "panel-"+t.id).TabIndex(tabIndex), t.label, t.short).
+						Aria("selected", boolText(sel)).Aria("controls", "panel-"+t.id).TabIndex(tabIndex), t.label, t.short, t.abbr, t.expansion).
 						OnClick(func(ctx app.Context, e app.Event) { p.selectView(ctx, t.id) }).
 						OnKeyDown(func(ctx app.Context, e app.Event) { p.tabKey(ctx, e, i) })
 				}),
