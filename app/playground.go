@@ -235,24 +235,25 @@ func staticBase(ctx app.Context) string {
 
 // playgroundTabs are the result views' tabs. A tab with a short label shows
 // it on a narrow screen (web/style.css), where the three tabs would not fit
-// on one line; its abbreviation is spelt out in a title.
-var playgroundTabs = []struct{ id, label, short, abbr, expansion string }{
-	{"model", "Model", "", "", ""},
-	{"compare", "Compare", "", "", ""},
-	{"tune", "Tune (cross-validation)", "Tune (", "CV", "cross-validation"},
+// on one line; its abbreviation is spelt out in a title (one text: the pre-rendered
+// page would space the parts of "Tune (<abbr>CV</abbr>)" apart).
+var playgroundTabs = []struct{ id, label, short, expansion string }{
+	{"model", "Model", "", ""},
+	{"compare", "Compare", "", ""},
+	{"tune", "Tune (cross-validation)", "Tune (CV)", "cross-validation"},
 }
 
 // tabLabel is a result view tab's text: its label, or with a short label
 // both, the style sheet showing one of them. The accessible name is the
 // text shown (WCAG 2.5.3, label in name: an aria-label with the long form
 // would not contain "Tune (CV)" where that is what a user sees).
-func tabLabel(b app.HTMLButton, label, short, abbr, expansion string) app.HTMLButton {
+func tabLabel(b app.HTMLButton, label, short, expansion string) app.HTMLButton {
 	if short == "" {
 		return b.Text(label)
 	}
 	return b.Body(
 		app.Span().Class("tab-long").Text(label),
-		app.Span().Class("tab-short").Body(app.Text(short), app.Abbr().Title(expansion).Text(abbr), app.Text(")")),
+		app.Abbr().Class("tab-short").Title(expansion).Text(short),
 	)
 }
 
@@ -275,7 +276,7 @@ func (p *Playground) Render() app.UI {
 						tabIndex = 0
 					}
 					return tabLabel(app.Button().ID("view-"+t.id).Class("subtab").Role("tab").
-						Aria("selected", boolText(sel)).Aria("controls", "panel-"+t.id).TabIndex(tabIndex), t.label, t.short, t.abbr, t.expansion).
+						Aria("selected", boolText(sel)).Aria("controls", "panel-"+t.id).TabIndex(tabIndex), t.label, t.short, t.expansion).
 						OnClick(func(ctx app.Context, e app.Event) { p.selectView(ctx, t.id) }).
 						OnKeyDown(func(ctx app.Context, e app.Event) { p.tabKey(ctx, e, i) })
 				}),
