@@ -19,7 +19,11 @@ import (
 // request's encoding on the main thread: Tune's 49 cells handed over at
 // once made one task of about 30 ms of CPU when Run was clicked. The pool
 // still orders what it holds by priority, so a fit the user asks for
-// meanwhile overtakes a batch's waiting jobs as before.
+// meanwhile overtakes a batch's waiting jobs as before, and a job handed
+// over tells the pool how long it has waited, so that the pool still
+// starts another worker for a batch that waits on one (it grows for a job
+// that has waited 250 ms; held back here, none would wait that long in
+// the pool's own queue).
 type jobBatch struct {
 	jobs    []*Job // handed to the pool, not ended
 	waiting []batchJob
@@ -95,7 +99,11 @@ func (b *jobBatch) submit(ctx app.Context, kind string, req any, out any, opt Jo
 		onEnd(ctx, e)
 	}
 	opt.OnEnd = func(ctx app.Context, m wire.Message, w Affinity) { end(ctx, m) }
+	since := time.Now()
 	hand := func(ctx app.Context) {
+		// the pool grows for a job that has waited for a free worker
+		// (web/pool.js): a job held back here has been waiting too
+		opt.Waited = time.Since(since)
 		send := b.send
 		if send == nil {
 			send = Submit

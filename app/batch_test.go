@@ -64,14 +64,16 @@ func TestJobBatch(t *testing.T) {
 }
 
 // A batch hands the pool at most its window of jobs, the next as each
-// ends, in the order submitted; stop ends the waiting ones at once as
+// ends, in the order submitted, saying how long each waited; stop ends the waiting ones at once as
 // cancelled (the running ones end when their workers say so), and the
 // last end is the last running job's.
 func TestJobBatchFeedsItsWindow(t *testing.T) {
 	var ends []func(app.Context, wire.Message, Affinity)
 	var sent []int
+	var waited []time.Duration
 	b := &jobBatch{send: func(ctx app.Context, kind string, req any, bin *wire.Bin, o JobOptions) *Job {
 		sent = append(sent, req.(wire.CVRequest).Folds)
+		waited = append(waited, o.Waited)
 		ends = append(ends, o.OnEnd)
 		return &Job{id: len(ends)}
 	}, window: 2}
@@ -89,9 +91,15 @@ func TestJobBatchFeedsItsWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	time.Sleep(3 * time.Millisecond)
 	ends[1](nil, done, Affinity{})
 	if len(sent) != 3 || sent[2] != 2 || got[1].last {
 		t.Fatalf("after an end: handed over %v, end %+v", sent, got[1])
+	}
+	// the pool hears how long a held-back job waited (it grows for one
+	// that waited long for a free worker)
+	if waited[2] < 3*time.Millisecond || waited[0] >= waited[2] {
+		t.Errorf("jobs handed over after waiting %v", waited)
 	}
 	ends[0](nil, done, Affinity{})
 	if len(sent) != 4 || sent[3] != 3 {

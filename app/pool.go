@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v9/pkg/app"
 
@@ -37,7 +38,11 @@ type JobOptions struct {
 	// Alone starts the job only when no other job runs or waits, on a
 	// worker already started (web/pool.js): for a measurement of the
 	// device's speed, which other work would distort.
-	Alone      bool
+	Alone bool
+	// Waited is how long the job has already waited for the pool (a
+	// batch's job held back until the pool had room, jobBatch): the pool
+	// grows for a job that has waited long enough for a free worker.
+	Waited     time.Duration
 	OnProgress func(ctx app.Context, p wire.Progress)
 	OnPart     func(ctx app.Context, m wire.Message, worker Affinity)
 	// OnEnd receives the final message: KindResult, KindError or
@@ -292,6 +297,7 @@ func Submit(ctx app.Context, kind string, req any, bin *wire.Bin, opts JobOption
 	o := app.Window().Get("Object").New()
 	o.Set("priority", opts.Priority)
 	o.Set("alone", opts.Alone)
+	o.Set("waited", float64(opts.Waited)/float64(time.Millisecond))
 	if opts.Affinity != nil {
 		a := app.Window().Get("Object").New()
 		a.Set("index", opts.Affinity.Index)

@@ -303,12 +303,14 @@ const lupiPool = (() => {
 
   // submit queues a job and returns its id. opts: {priority (higher first),
   // affinity: {index, gen}, alone (start only when the pool is otherwise
-  // idle), onMessage(kind, body, bin, workerIndex, workerGen)}.
+  // idle), waited (ms the job already waited for the pool: a batch's job
+  // the page held back until the pool had room), onMessage(kind, body, bin,
+  // workerIndex, workerGen)}.
   function submit(kind, body, bin, opts) {
     const job = {
       id: nextID++, kind: kind, body: body, bin: bin || [], priority: opts.priority || 0,
       affinity: opts.affinity || null, alone: !!opts.alone, onMessage: opts.onMessage, slot: null, done: false,
-      queuedAt: performance.now(), signals: [],
+      queuedAt: performance.now() - (opts.waited || 0), signals: [],
     };
     counters.jobs++;
     jobs.set(job.id, job);
