@@ -230,11 +230,26 @@ func (s *session) redrawNext() {
 		if page == nil || !page.Src().Mounted() {
 			continue
 		}
+		if s.redrawing == nil {
+			setRedrawing(true)
+		}
 		s.redrawing = page.Src()
 		page.Dispatcher().Dispatch(app.Dispatch{Mode: app.Defer, Source: page.Src(), Function: func(app.Context) { s.redrawNext() }})
 		return
 	}
+	if s.redrawing != nil {
+		setRedrawing(false)
+	}
 	s.redrawing = nil
+}
+
+// setRedrawing tells the page's scripts whether views wait for their
+// redraw (window.lupiRedrawing): the loader worker's warm-up (web/warm.js)
+// runs until a replayed fit is drawn, which takes a frame per view.
+func setRedrawing(on bool) {
+	if runtime.GOOS == "js" {
+		app.Window().Set("lupiRedrawing", on)
+	}
 }
 
 // progressView is a component that shows a running job's progress: only

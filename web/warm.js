@@ -480,10 +480,12 @@ async function lupiWarm(module, execURL, href, env, storage, recording, started,
     await Promise.race([proceed, new Promise((r) => setTimeout(r, 2000))]);
     pool.release();
     // Then the replayed jobs and the paints they caused: until every
-    // recorded job was replayed and drawn, for at most 3 s (a page that
-    // submits none, /learn, waits that long, idle).
+    // recorded job was replayed and drawn — the page redraws its views one
+    // a frame (lupiRedrawing while some wait) and paints each figure in a
+    // task of its own (later) — for at most 3 s (a page that submits none,
+    // /learn, waits that long, idle).
     const until = performance.now() + 3000;
-    while (!stopped && performance.now() < until && (pool.replayed < pool.recorded || pool.pending > 0 || pool.later > 0)) {
+    while (!stopped && performance.now() < until && (pool.replayed < pool.recorded || pool.pending > 0 || pool.later > 0 || globalThis.lupiRedrawing)) {
       await Promise.race([run, new Promise((r) => setTimeout(r, 10))]);
     }
     // A page that shows fits collects garbage soon; this short run would
