@@ -106,6 +106,10 @@ func (m *ModelPanel) trainRow(ms *spec.Spec) app.UI {
 	if est, ok := s.estimate(); ok {
 		if est.Seconds > autoTrainSeconds {
 			label = "Train (" + est.say() + ")"
+		}
+		// while a fit runs, the line below says so, and "waits for a
+		// click" would not be true of it
+		if est.Seconds > autoTrainSeconds && !s.busy() {
 			note = fmt.Sprintf("Estimated at %s in this browser, so it waits for a click.", est.say())
 			if why := est.why(); why != "" {
 				note = fmt.Sprintf("Estimated at %s in this browser, so it waits for a click: %s.", est.say(), why)

@@ -214,6 +214,12 @@ func TestHeavyFitWaitsForClick(t *testing.T) {
 	b.screenshot(t, "heavy-waits")
 	b.run(t, chromedp.Click("#train", chromedp.ByID))
 	b.waitJS(t, `(window.__lupiPoolLog||[]).some(e => / fit on /.test(e[1]))`, 30*time.Second)
+	// While it trains, the note under Train no longer says it waits for a
+	// click (it said so beside "Training…").
+	b.waitJS(t, `!!document.getElementById("train-busy")`, 10*time.Second)
+	if b.exists(t, "#train-estimate") {
+		t.Errorf("while the fit runs, the note under Train says %q", b.text(t, "#train-estimate"))
+	}
 	// A setting changed while the heavy fit runs: the status line says at
 	// once that its result will be out of date (it said so only at its end).
 	if b.exists(t, "#train-outdated") {
