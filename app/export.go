@@ -335,7 +335,7 @@ func (x *ExportBar) onImport(ctx app.Context, e app.Event) {
 					}
 					s.saveState(ctx)
 					s.message = ""
-					x.ok("Imported %s from %s: the numbers below are the saved model's on this data's test rows (no refit).", label, name)
+					x.ok("Imported %s from %s: the accuracies below are the saved model's on this data's rows (no refit); its support vectors, convergence and objective are from the data it was trained on, which the file does not name.", label, name)
 					s.refresh()
 				}})
 		})

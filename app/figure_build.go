@@ -411,10 +411,13 @@ func (fm *figModel) addTraining(in *figureInput) {
 }
 
 // addSupport rings a fit's support vectors, sized by α when the model
-// reports it; nothing when every training point is one.
+// reports it; nothing when every training point is one, or for an
+// imported model.
 func (fm *figModel) addSupport(in *figureInput) {
 	m, sv, n := in.spec, in.res.Report.Support, len(in.train.X)
-	if !in.fitted || m == nil || m.Support == "" || len(sv) == 0 || len(sv) >= n {
+	// an imported model's support vectors are rows of the data it was
+	// trained on (the file does not say which): not rows of this data
+	if !in.fitted || in.res.Imported || m == nil || m.Support == "" || len(sv) == 0 || len(sv) >= n {
 		return
 	}
 	alpha := in.res.Report.Diagnostics["alpha"]

@@ -498,7 +498,14 @@ func (m *Metrics) Render() app.UI {
 		}
 	}
 	if ms != nil && ms.Support != "" {
-		rows = append(rows, row{"m-nsv", upperFirst(ms.Support), fmt.Sprintf("%d of %d", rep.NSupport, res.Data.NTrain), "training samples the decision depends on"})
+		if res.Imported {
+			// the model's own training rows, which the file does not
+			// name: not a count of this data's rows
+			rows = append(rows, row{"m-nsv", upperFirst(ms.Support), fmt.Sprintf("%d, of the rows it was trained on", rep.NSupport),
+				"training samples of the model's own training data that its decision depends on (saved in the model file)"})
+		} else {
+			rows = append(rows, row{"m-nsv", upperFirst(ms.Support), fmt.Sprintf("%d of %d", rep.NSupport, res.Data.NTrain), "training samples the decision depends on"})
+		}
 	}
 	if res.Imported {
 		rows = append(rows, row{"m-time", "Training time", "— (imported, not trained here)", ""})
@@ -518,11 +525,14 @@ func (m *Metrics) Render() app.UI {
 	if !rep.Converged {
 		conv = "no — see the warnings"
 	}
-	rows = append(rows, row{"m-converged", "Converged", conv, "whether the solver met its stopping tolerance"})
-	objLabel := "Objective"
+	convLabel, objLabel := "Converged", "Objective"
 	if ms != nil && ms.Objective != "" {
 		objLabel = ms.Objective
 	}
+	if res.Imported {
+		convLabel, objLabel = convLabel+" (when it was trained)", objLabel+" (when it was trained)"
+	}
+	rows = append(rows, row{"m-converged", convLabel, conv, "whether the solver met its stopping tolerance"})
 	rows = append(rows, row{"m-obj", objLabel, strconv.FormatFloat(rep.Objective, 'g', 8, 64), ""})
 	var solverRows []row
 	solverRows = append(solverRows, row{"m-iter", "Iterations", strconv.Itoa(rep.Iterations), "solver iterations (summed over sub-problems)"})
