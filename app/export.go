@@ -106,7 +106,12 @@ func (x *ExportBar) onCSV(ctx app.Context, e app.Event) {
 				return
 			}
 			download(ctx, t.Name, "text/csv", []byte(t.Text))
-			x.ok("Downloaded %s (%s).", t.Name, byteSize(len(t.Text)))
+			note := ""
+			if req.Split.Scale == "standard" {
+				// the figure's axes are in the data's units
+				note = " Its x: and z: columns are the features as the model saw them: standardized with the training rows' means and deviations (the exported model's scaler), not in the figure's units."
+			}
+			x.ok("Downloaded %s (%s).%s", t.Name, byteSize(len(t.Text)), note)
 		}})
 }
 

@@ -154,7 +154,7 @@ func resultsCSV(t *testing.T, b *browser) string {
 // (they read "34 of 42", 42 being this data's training rows), no ring
 // marks a point of this data as one, and convergence and objective are
 // said to be from its training. (The newcomer review found the import
-// unmarked.)
+// unmarked.) The results CSV's message says its features are standardized.
 func TestImportOnOtherData(t *testing.T) {
 	url := startServer(t)
 	b := newBrowser(t, 1280, 1000)
@@ -190,5 +190,12 @@ func TestImportOnOtherData(t *testing.T) {
 	}
 	if !strings.Contains(status, "which the file does not name") {
 		t.Errorf("the import's message %q does not say where the support vectors come from", status)
+	}
+	// The results CSV's features are standardized, unlike the figure's
+	// axes: its message says so.
+	resultsCSV(t, b)
+	b.waitJS(t, `/^Downloaded/.test((document.getElementById("export-status")||{}).textContent||"")`, 10*time.Second)
+	if msg := b.text(t, "#export-status"); !strings.Contains(msg, "standardized") {
+		t.Errorf("the results CSV's message %q does not say its features are standardized", msg)
 	}
 }
