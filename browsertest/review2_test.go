@@ -1,6 +1,7 @@
 package browsertest
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -55,4 +56,43 @@ func TestTuneRunWaitsForValidForm(t *testing.T) {
 		}
 	}
 	noConsoleErrors(t, b)
+}
+
+// TestModelFormulaWraps: every model's paper and formula line under the
+// form wraps inside its box at 1280, 390 and 320 px: nothing of it runs
+// past the box or the panel's edge.
+func TestModelFormulaWraps(t *testing.T) {
+	url := startServer(t)
+	for _, w := range []int{1280, 390, 320} {
+		b := newBrowser(t, w, 900)
+		if w < 500 {
+			b.run(t, chromedp.EmulateViewport(int64(w), 900, chromedp.EmulateMobile))
+		}
+		b.open(t, url+"/?data=gen:lupi2d&n=100&noise=0.2&seed=1&train=70&model=svm")
+		var models []string
+		b.run(t, chromedp.Evaluate(`Array.from(document.querySelectorAll("#model option")).map(o => o.value)`, &models))
+		if len(models) < 5 {
+			t.Fatalf("%d px: %d models listed", w, len(models))
+		}
+		for _, model := range models {
+			b.choose(t, "model", model)
+			b.waitJS(t, fmt.Sprintf(`document.getElementById("model").value === %q && document.querySelector(".modelpanel .paper")`, model), 30*time.Second)
+			var p struct {
+				ScrollWidth, ClientWidth, Right, PanelRight float64
+				Text                                        string
+			}
+			b.run(t, chromedp.Evaluate(`(() => { const e = document.querySelector(".modelpanel .paper"), r = e.getBoundingClientRect();
+				return {ScrollWidth: e.scrollWidth, ClientWidth: e.clientWidth, Right: r.right,
+					PanelRight: (() => { let a = e.parentElement; while (a.getBoundingClientRect().width === 0) a = a.parentElement;
+					return a.getBoundingClientRect().right; })(), Text: e.textContent}; })()`, &p))
+			if p.ScrollWidth > p.ClientWidth || p.Right > p.PanelRight || p.Right > float64(w) {
+				t.Errorf("%d px, %s: the formula line overflows (scrollWidth %.0f > clientWidth %.0f, or right %.0f > its box's %.0f or the window's): %q",
+					w, model, p.ScrollWidth, p.ClientWidth, p.Right, p.PanelRight, p.Text)
+			}
+		}
+		b.choose(t, "model", "svm")
+		b.run(t, chromedp.ScrollIntoView(".modelpanel .paper", chromedp.ByQuery))
+		b.screenshot(t, fmt.Sprintf("review2-formula-%d", w))
+		noConsoleErrors(t, b)
+	}
 }
