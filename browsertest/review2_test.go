@@ -96,3 +96,63 @@ func TestModelFormulaWraps(t *testing.T) {
 		noConsoleErrors(t, b)
 	}
 }
+
+// TestCompareTableCellsOnOneLine: the Compare table's numbers ("87.1 %",
+// "1.10 s") stay on one line, on a desktop and a 390 px phone; on the
+// phone, where the table is wider than the screen, its own box scrolls
+// sideways and shows a shadow at its right edge while more of it lies to
+// the right (none once scrolled to the end). (Before, "87.1 %" wrapped
+// onto two lines and the phone's table was cut with no cue.)
+func TestCompareTableCellsOnOneLine(t *testing.T) {
+	url := startServer(t)
+	for _, w := range []int{1280, 390} {
+		b := newBrowser(t, w, 900)
+		if w < 500 {
+			b.run(t, chromedp.EmulateViewport(int64(w), 900, chromedp.EmulateMobile))
+		}
+		b.open(t, url+"/?data=gen:lupi2d&n=200&noise=0.2&seed=1&train=70&model=svm&view=compare")
+		b.waitJS(t, `document.getElementById("compare-run") && window.lupiPool && lupiPool.ready()`, time.Minute)
+		b.run(t, chromedp.Evaluate(`(() => { for (const id of ["cmp-svm1plus", "cmp-svm2plus"]) { const e = document.getElementById(id); if (e && !e.checked) e.click(); }
+			return true; })()`, nil))
+		time.Sleep(300 * time.Millisecond)
+		b.run(t, chromedp.Click("#compare-run", chromedp.ByID))
+		b.waitJS(t, `!document.getElementById("compare-cancel") && document.querySelectorAll("#compare-table .cmp-score").length >= 2
+			&& !document.querySelector("#compare-table td[colspan]")`, 3*time.Minute)
+		var cells []struct {
+			Text, WhiteSpace string
+			Lines            int
+		}
+		b.run(t, chromedp.Evaluate(`Array.from(document.querySelectorAll("#compare-table tbody td:not(.barcell)")).map(td => {
+			const r = document.createRange(); r.selectNodeContents(td);
+			const tops = new Set(Array.from(r.getClientRects()).map(x => Math.round(x.top)));
+			return {Text: td.textContent.trim(), WhiteSpace: getComputedStyle(td).whiteSpace, Lines: tops.size}; })`, &cells))
+		if len(cells) == 0 {
+			t.Fatalf("%d px: no cells in the Compare table", w)
+		}
+		for _, c := range cells {
+			if c.WhiteSpace != "nowrap" || c.Lines > 1 {
+				t.Errorf("%d px: the cell %q may wrap (white-space %s, %d lines)", w, c.Text, c.WhiteSpace, c.Lines)
+			}
+		}
+		b.run(t, chromedp.ScrollIntoView("#compare-table", chromedp.ByQuery))
+		b.screenshot(t, fmt.Sprintf("review2-compare-%d", w))
+		if w < 500 {
+			var sc struct {
+				ScrollWidth, ClientWidth float64
+				Own                      bool
+				Background               string
+			}
+			b.run(t, chromedp.Evaluate(`(() => { const tb = document.getElementById("compare-table"), s = tb.parentElement, cs = getComputedStyle(s);
+				return {ScrollWidth: s.scrollWidth, ClientWidth: s.clientWidth, Own: s.classList.contains("table-scroll") && cs.overflowX === "auto",
+					Background: cs.backgroundImage + " " + cs.backgroundAttachment}; })()`, &sc))
+			t.Logf("%d px: the table's box %+v", w, sc)
+			if !sc.Own {
+				t.Errorf("%d px: the table has no scroll box of its own (%+v)", w, sc)
+			}
+			if sc.ScrollWidth > sc.ClientWidth && (!strings.Contains(sc.Background, "gradient") || !strings.Contains(sc.Background, "local")) {
+				t.Errorf("%d px: the table scrolls sideways (%+v) with no shadow to show it", w, sc)
+			}
+		}
+		noConsoleErrors(t, b)
+	}
+}
