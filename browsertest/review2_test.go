@@ -58,16 +58,24 @@ func TestTuneRunWaitsForValidForm(t *testing.T) {
 	noConsoleErrors(t, b)
 }
 
+// newWindow is a browser w × h px wide, a phone (touch, mobile viewport)
+// below 500 px.
+func newWindow(t *testing.T, w, h int) *browser {
+	t.Helper()
+	b := newBrowser(t, w, h)
+	if w < 500 {
+		b.run(t, chromedp.EmulateViewport(int64(w), int64(h), chromedp.EmulateMobile))
+	}
+	return b
+}
+
 // TestModelFormulaWraps: every model's paper and formula line under the
 // form wraps inside its box at 1280, 390 and 320 px: nothing of it runs
 // past the box or the panel's edge.
 func TestModelFormulaWraps(t *testing.T) {
 	url := startServer(t)
 	for _, w := range []int{1280, 390, 320} {
-		b := newBrowser(t, w, 900)
-		if w < 500 {
-			b.run(t, chromedp.EmulateViewport(int64(w), 900, chromedp.EmulateMobile))
-		}
+		b := newWindow(t, w, 900)
 		b.open(t, url+"/?data=gen:lupi2d&n=100&noise=0.2&seed=1&train=70&model=svm")
 		var models []string
 		b.run(t, chromedp.Evaluate(`Array.from(document.querySelectorAll("#model option")).map(o => o.value)`, &models))
@@ -106,10 +114,7 @@ func TestModelFormulaWraps(t *testing.T) {
 func TestCompareTableCellsOnOneLine(t *testing.T) {
 	url := startServer(t)
 	for _, w := range []int{1280, 390} {
-		b := newBrowser(t, w, 900)
-		if w < 500 {
-			b.run(t, chromedp.EmulateViewport(int64(w), 900, chromedp.EmulateMobile))
-		}
+		b := newWindow(t, w, 900)
 		b.open(t, url+"/?data=gen:lupi2d&n=200&noise=0.2&seed=1&train=70&model=svm&view=compare")
 		b.waitJS(t, `document.getElementById("compare-run") && window.lupiPool && lupiPool.ready()`, time.Minute)
 		b.run(t, chromedp.Evaluate(`(() => { for (const id of ["cmp-svm1plus", "cmp-svm2plus"]) { const e = document.getElementById(id); if (e && !e.checked) e.click(); }
