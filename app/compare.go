@@ -238,7 +238,7 @@ func (c *ComparePanel) results() app.UI {
 	}
 	return app.Div().Class(cls).Body(
 		app.If(stale, app.P().Class("stale-note").Text("Out of date: computed on "+st.set.DataLabel()+". Press Compare to update.")),
-		app.Table().ID("compare-table").Class("compare-table").Body(
+		app.Div().Class("table-scroll").Body(app.Table().ID("compare-table").Class("compare-table").Body(
 			app.Caption().Text(fmt.Sprintf("%d models on %s, one split (%d %% training rows)", len(st.rows), st.set.DataLabel(), st.set.TrainPct)),
 			app.THead().Body(app.Tr().Body(
 				app.Th().Scope("col").Text("Model"), app.Th().Scope("col").Text(metric),
@@ -284,7 +284,7 @@ func (c *ComparePanel) results() app.UI {
 					app.Td().Text(conv),
 				)
 			})),
-		),
+		)),
 		app.If(!st.running() && st.seconds > 0, app.P().Class("help").Text(fmt.Sprintf("Wall time %s on %d compute workers.", seconds(st.seconds), PoolSize()))),
 		// One thumbnail per row, in the rows' order (the models' as listed),
 		// from the start: a model still running has a placeholder, so a

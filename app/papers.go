@@ -63,7 +63,9 @@ func (p *Papers) Render() app.UI {
 			app.Text("Each button runs a browser-sized version (fewer repeats, smaller grids) of a paper's experiment in a compute "+
 				"worker, with the same code as LUPI Lab's command-line tool ("), app.Code().Text("lupi experiment NAME -quick"),
 			app.Text("), which also runs the full protocol ("), app.Code().Text("lupi experiment NAME"),
-			app.Text("). Our numbers are printed beside the paper's."),
+			app.Text("). The paper's own numbers are printed with ours for reference, but our runs use smaller or other data sets "+
+				"(the SVM2+ experiment, for instance, runs on wdbc and digits, the paper on Caltech101 and WebQueries), so the "+
+				"two are not directly comparable: compare the trends, not the numbers one by one."),
 		),
 		app.If(p.listErr != "", app.P().Class("error").Text("The experiments could not be listed: "+p.listErr)),
 		app.If(p.list == nil && p.listErr == "", &EngineLoad{}),

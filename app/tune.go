@@ -204,8 +204,9 @@ func (t *TunePanel) Render() app.UI {
 			app.If(errMsg != "", app.Small().Class("field-error").Text(errMsg)),
 		)
 	}
+	invalid := t.formInvalid()
 	runLabel, estNote := "Run the grid", ""
-	if m1, m2 := m.Param(st.p1), m.Param(st.p2); !st.running() && m1 != nil && m2 != nil && st.p1 != st.p2 { // (not shown while a grid runs)
+	if m1, m2 := m.Param(st.p1), m.Param(st.p2); !st.running() && !invalid && m1 != nil && m2 != nil && st.p1 != st.p2 { // (not shown while a grid runs)
 		cells := gridCells(s.set.Values(), st.p1, st.p2, spanValues(m1, st.steps), spanValues(m2, st.steps), optimises(m, s.set.Values()))
 		workers := PoolSize()
 		if est, ok := s.gridEstimate(m, cells, st.folds, workers); ok && est.Seconds >= 1 {
@@ -234,7 +235,7 @@ func (t *TunePanel) Render() app.UI {
 			intField("tune-folds", "Folds", st.folds, 2, 10, func(v int) { st.folds = v }),
 		),
 		app.Div().Class("actions").Body(
-			app.Button().ID("tune-run").Class("primary").Text(runLabel).Disabled(st.running()).OnClick(t.onRun),
+			app.Button().ID("tune-run").Class("primary").Text(runLabel).Disabled(st.running() || invalid).OnClick(t.onRun),
 			app.If(st.running(), app.Button().ID("tune-cancel").Text("Cancel").OnClick(func(ctx app.Context, e app.Event) { st.stop() })),
 			when(st.running() && st.grid != nil, func() app.UI {
 				text := fmt.Sprintf("%d of %d cells done", st.grid.done, st.grid.total)
@@ -250,11 +251,25 @@ func (t *TunePanel) Render() app.UI {
 	)
 }
 
+// tuneFields are the ids of the Tune form's number boxes.
+var tuneFields = []string{"tune-steps", "tune-folds"}
+
+// formInvalid tells whether a box of the Tune form holds a value it refused
+// (the grid would otherwise run with the last valid one, not the one shown).
+func (t *TunePanel) formInvalid() bool {
+	for _, id := range tuneFields {
+		if t.S.fieldErrs[id] != "" {
+			return true
+		}
+	}
+	return false
+}
+
 func (t *TunePanel) onRun(ctx app.Context, e app.Event) {
 	s := t.S
 	st := &s.tune
 	m := s.spec()
-	if m == nil {
+	if m == nil || t.formInvalid() {
 		return
 	}
 	par1, par2 := m.Param(st.p1), m.Param(st.p2)

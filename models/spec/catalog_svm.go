@@ -16,12 +16,12 @@ func SVMParams() []Param {
 	}
 	ps = append(ps, KernelParams("", "Kernel", KernelRBF)...)
 	return append(ps,
-		Param{Name: "wpos", Advanced: true, Label: "Weight +1", Kind: Float, Default: "1", Min: 1e-3, Max: 1e3, Log: true,
-			Help: "Multiplies C for the positive class (Classes[1]); LIBSVM's -w1."},
-		Param{Name: "wneg", Advanced: true, Label: "Weight −1", Kind: Float, Default: "1", Min: 1e-3, Max: 1e3, Log: true,
-			Help: "Multiplies C for the negative class (Classes[0]); LIBSVM's -w-1."},
+		Param{Name: "wpos", Advanced: true, Label: "Class 1 weight", Kind: Float, Default: "1", Min: 1e-3, Max: 1e3, Log: true,
+			Help: "Multiplies C for the second class (class 1 in the data, +1 to the solver); LIBSVM's -w1."},
+		Param{Name: "wneg", Advanced: true, Label: "Class 0 weight", Kind: Float, Default: "1", Min: 1e-3, Max: 1e3, Log: true,
+			Help: "Multiplies C for the first class (class 0 in the data, −1 to the solver); LIBSVM's -w-1."},
 		Param{Name: "balanced", Advanced: true, Label: "Balanced weights", Kind: Bool, Default: "false",
-			Help: "Weight each class by n/(2·n_class) (replaces wpos and wneg)."},
+			Help: "Weight each class by n/(2·n_class) (n training rows, n_class of them in the class), so the smaller class counts as much as the larger; used in place of the two class weights above."},
 		Param{Name: "probability", Advanced: true, Label: "Probabilities", Kind: Bool, Default: "false",
 			Help: "Fit Platt's sigmoid on 5-fold cross-validated decision values (LIBSVM -b 1; folds drawn from the seed)."},
 		Param{Name: "eps", Advanced: true, Label: "Tolerance", Kind: Float, Default: "0.001", Min: 1e-12, Max: 1, Log: true,

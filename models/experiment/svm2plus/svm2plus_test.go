@@ -27,7 +27,7 @@ func TestExperimentQuick(t *testing.T) {
 	cfg := experiment.Config{Quick: true, Seed: 1, FS: exptest.FS(t, ds), Args: map[string]string{"train": "0.5", "datasets": "lupi2d"}}
 	res := exptest.Reproducible(t, e, cfg, 3)
 	md := res.Markdown()
-	for _, want := range []string{"SVM1+", "SVM2+", "| SVM |", "SVM-2K", "110.6", "Speed-up"} {
+	for _, want := range []string{"SVM1+", "SVM2+", "| SVM |", "SVM-2K", "110.6", "Training time ratios"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q", want)
 		}
