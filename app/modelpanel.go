@@ -116,7 +116,7 @@ func (m *ModelPanel) trainRow(ms *spec.Spec) app.UI {
 			}
 		}
 	}
-	disabled := s.busy() || len(s.fieldErrs) > 0 || s.compatible(ms) != ""
+	disabled := s.busy() || s.fitFormRefused() || s.compatible(ms) != ""
 	return app.Div().Class("actions").Body(
 		app.Button().ID("train").Class("primary").Text(label).Disabled(disabled).OnClick(func(ctx app.Context, e app.Event) {
 			s.refit = s.watching // a click while watching trains again to be watched
@@ -130,7 +130,7 @@ func (m *ModelPanel) trainRow(ms *spec.Spec) app.UI {
 		app.Label().Class("watch").Title("Redraw the boundary while the model trains, beside a plot of what the solver measures (slower: each frame is shown for a moment)").Body(
 			app.Input().Type("checkbox").ID("watch").Checked(s.watching).OnChange(func(ctx app.Context, e app.Event) {
 				s.watching = ctx.JSSrc().Get("checked").Bool()
-				if s.watching && !s.busy() && len(s.fieldErrs) == 0 && s.compatible(ms) == "" && s.autoTrain() {
+				if s.watching && !s.busy() && !s.fitFormRefused() && s.compatible(ms) == "" && s.autoTrain() {
 					s.refit = true // watch the current settings learn
 					s.startFit(ctx)
 				}

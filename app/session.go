@@ -440,11 +440,23 @@ func (s *session) changed(ctx app.Context) {
 	})
 }
 
+// fitFormRefused says whether a box of the data or model form holds a
+// value it refused: no fit starts then. Tune's own boxes (tune-…) hold up
+// only its grid.
+func (s *session) fitFormRefused() bool {
+	for id := range s.fieldErrs {
+		if !strings.HasPrefix(id, "tune-") {
+			return true
+		}
+	}
+	return false
+}
+
 // autoTrain says whether the current settings may train without a click:
 // valid, compatible, and estimated to take about 2 s at most.
 func (s *session) autoTrain() bool {
 	m := s.spec()
-	if m == nil || s.compatible(m) != "" || len(s.fieldErrs) > 0 {
+	if m == nil || s.compatible(m) != "" || s.fitFormRefused() {
 		return false
 	}
 	est, ok := s.estimate()

@@ -55,6 +55,19 @@ func TestTuneRunWaitsForValidForm(t *testing.T) {
 			t.Errorf("%s = 3: “Run the grid” stays disabled (%+v)", id, st)
 		}
 	}
+	// A refused Tune box holds up the grid only: the model view still
+	// trains (Train was disabled by any refused box of the page).
+	b.setInput(t, "tune-folds", "1")
+	b.waitJS(t, `document.querySelector(".tune .field-error")`, 10*time.Second)
+	b.run(t, chromedp.Click("#view-model", chromedp.ByID))
+	b.waitJS(t, `document.getElementById("train")`, 10*time.Second)
+	deadline := time.Now().Add(time.Minute)
+	for b.jsString(t, `String(document.getElementById("train").disabled)`) == "true" && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if b.jsString(t, `String(document.getElementById("train").disabled)`) == "true" {
+		t.Error("with Tune's folds refused, the model view's Train stays disabled")
+	}
 	noConsoleErrors(t, b)
 }
 
